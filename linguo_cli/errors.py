@@ -1,0 +1,104 @@
+"""Errors raised by linguo, each with a stable exit code.
+
+Exit codes (documented in the README):
+
+* 0 resolved;
+* 1 a conformance run found failures (``linguo verify``, ``linguo golden check``);
+* 2 usage error (bad command-line option or value);
+* 3 invalid input (unreadable file, YAML/JSON syntax, schema or semantic error);
+* 4 rules violation (an illegal request, e.g. a Noun check without the idiom);
+* 5 an internal error (a bug in linguo; reported in one line, never a traceback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in an input document.
+
+    ``place`` is ``file:line:col`` (1-based) when the position is known, else
+    the file name; ``field`` is the path inside the document (``entities[0].hp``)
+    or ``""`` for the whole document.
+    """
+
+    place: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.field or '(document)'}: {self.message}"
+
+
+class LinguoError(Exception):
+    """Base class of every error linguo reports; ``code`` is the exit code."""
+
+    code: int = 5
+    kind: str = "internal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def lines(self) -> list[str]:
+        """The one-line messages to print on stderr."""
+        return [self.message]
+
+
+class UsageError(LinguoError):
+    """A bad command-line option or value (exit 2)."""
+
+    code = 2
+    kind = "usage"
+
+
+class InputError(LinguoError):
+    """Invalid input (exit 3): every problem found, each with its place."""
+
+    code = 3
+    kind = "invalid_input"
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = list(diagnostics)
+        super().__init__("; ".join(str(d) for d in self.diagnostics))
+
+    def lines(self) -> list[str]:
+        return [str(d) for d in self.diagnostics]
+
+
+class RulesError(LinguoError):
+    """A request the rules forbid (exit 4), with the rule ID that forbids it.
+
+    ``details`` holds the numbers involved (e.g. ``{"needed": 7.5, "left": 6}``)
+    and ``step`` the index of the offending turn step, when there is one.
+    """
+
+    code = 4
+    kind = "rules_violation"
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        details: dict[str, object] | None = None,
+        step: int | None = None,
+    ) -> None:
+        self.rule = rule
+        self.details = dict(details or {})
+        self.step = step
+        prefix = f"step {step}: " if step is not None else ""
+        super().__init__(f"{prefix}{message} [rule {rule}]")
+
+
+class DiceError(LinguoError):
+    """Scripted faces that do not fit the rolls asked for (exit 3).
+
+    Too few faces, faces left unused, or a face outside ``1..sides``.
+    """
+
+    code = 3
+    kind = "dice"
