@@ -266,3 +266,59 @@ def resolve(
     doc = state_io.load(file)
     run_request({}, name=doc.name, as_json=json_, explain=explain,
                 dice=dice_from_options(rolls, seed), document=doc)
+
+
+# ---------------------------------------------------------------------------
+# Requests that change a state file (damage, heal, cast, turn, ...)
+
+OutputOpt = Annotated[str | None, typer.Option(
+    "-o", "--output", help="Write the updated state to this file (atomically).")]
+InPlaceOpt = Annotated[bool, typer.Option(
+    "--in-place", help="Write the updated state back into the state file (atomically).")]
+
+
+def load_state(path: str) -> Any:
+    """Load and validate a state file (schema + semantic checks, with places)."""
+    from linguo_cli import state_io
+
+    doc = state_io.load(path)
+    state_io.validate(doc, "state")
+    state_io.entities_of(doc)
+    return doc
+
+
+def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | None,
+                      in_place: bool, as_json: bool, explain: bool, dice: Any = None) -> None:
+    """Resolve ``request`` on the state of ``state_doc`` and write the new state.
+
+    The request gets the state as its ``state`` field; its handler returns the
+    new state under ``result["state"]``. Where the state goes: ``-o FILE`` or
+    ``--in-place``: written atomically, the result on stdout; neither: the
+    updated state (YAML, comments kept) on stdout and the result on stderr,
+    unless ``--json``, where stdout is the JSON result (which holds the state).
+    Nothing is written when resolution fails.
+    """
+    from linguo_cli import render, requests, state_io
+    from linguo_cli.model import Entity
+
+    if output and in_place:
+        raise UsageError("give -o FILE or --in-place, not both")
+    request = dict(request)
+    request["state"] = state_io.to_plain(state_doc.data)
+    state_io.validate(state_io.Document("<options>", request), "request")
+    result = requests.resolve(request, dice)
+    before = state_io.entities_of(state_doc)
+    after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
+    state_io.update_entities(state_doc.data, before, after)
+    text = state_io.dump_yaml(state_doc.data)
+    target = state_doc.name if in_place else output
+    if in_place and state_doc.name == "<stdin>":
+        raise UsageError("--in-place needs a state file, not stdin")
+    if target:
+        state_io.atomic_write(target, text)
+        render.emit(result, as_json=as_json, explain=explain)
+    elif as_json:
+        render.emit(result, as_json=True, explain=explain)
+    else:
+        sys.stdout.write(text)
+        render.emit(result, as_json=False, explain=explain, out=sys.stderr)
