@@ -20,8 +20,8 @@ Dice notation (own small grammar)::
 e.g. ``2d6+1``, ``4d6kh3``, ``d20 - 2``, ``3d8 + 1d4 + 2``. Limits: at most
 :data:`MAX_COUNT` dice in a term, :data:`MAX_SIDES` sides, :data:`MAX_TERMS`
 terms, :data:`MAX_EXPRESSION_LENGTH` characters, constants up to
-:data:`MAX_CONSTANT`. Expected values are exact :class:`~fractions.Fraction`
-values, never floats.
+:data:`MAX_CONSTANT`, keep terms up to :data:`MAX_KEEP_WORK`. Expected values
+are exact :class:`~fractions.Fraction` values, never floats.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ MAX_SIDES = 1000
 MAX_TERMS = 50
 MAX_CONSTANT = 1_000_000
 MAX_EXPRESSION_LENGTH = 200
+#: Largest ``sides x min(kept, dropped)`` of a keep term (khN/klN): its exact
+#: expected value takes that many big-integer steps.
+MAX_KEEP_WORK = 20_000
 
 
 # ---------------------------------------------------------------------------
@@ -240,25 +243,45 @@ def _kept(t: DiceTerm) -> int:
 def _term_expected(t: DiceTerm) -> Fraction:
     if t.keep is None or t.keep[1] >= t.count:
         return Fraction(t.count * (t.sides + 1), 2)
-    # Sum of the k highest of n dice: for each threshold x, the number of kept
-    # dice showing >= x is min(k, C) where C ~ Binomial(n, p_x).
     n, k, s = t.count, t.keep[1], t.sides
     if t.keep[0] == "l":
         # k lowest of faces f equals s+1 - (k highest of faces s+1-f)
-        high = _term_expected(DiceTerm(1, n, s, ("h", k)))
-        return k * (s + 1) - high
-    total = Fraction(0)
+        return k * (s + 1) - _keep_highest_expected(n, k, s)
+    return _keep_highest_expected(n, k, s)
+
+
+def keep_work(t: DiceTerm) -> int:
+    """Cost of the exact expected value of a keep term: ``sides x min(k, n - k)``
+    big-integer steps (0 without keep); see :data:`MAX_KEEP_WORK`."""
+    if t.keep is None or t.keep[1] >= t.count:
+        return 0
+    return t.sides * min(t.keep[1], t.count - t.keep[1])
+
+
+def _keep_highest_expected(n: int, k: int, s: int) -> Fraction:
+    """Exact E[sum of the k highest of n dice with s faces], 0 < k < n.
+
+    Each kept die shows at least 1; for each threshold x = 2..s the number of
+    kept dice showing >= x is min(k, C) with C ~ Binomial(n, a/s), a = s-x+1.
+    In integers (scaled by s^n, b = x-1):
+    s^n E[min(k, C)] = k s^n - sum_{j<k} (k-j) C(n,j) a^j b^(n-j)
+                     = n a s^(n-1) - sum_{j>k} (j-k) C(n,j) a^j b^(n-j);
+    the shorter sum is used.
+    """
+    sn = s**n
+    low = k <= n - k
+    first, last = (0, k - 1) if low else (k + 1, n)
+    combs = [comb(n, j) for j in range(first, last + 1)]
+    total = 0
     for x in range(2, s + 1):
-        p = Fraction(s - x + 1, s)
-        q = 1 - p
-        # E[min(k, C)] = sum_{j=1..k} P(C >= j)
-        p_less = Fraction(0)  # P(C < j), accumulated
-        acc = Fraction(0)
-        for j in range(1, k + 1):
-            p_less += comb(n, j - 1) * p ** (j - 1) * q ** (n - j + 1)
-            acc += 1 - p_less
-        total += acc
-    return total + k  # every kept die shows at least 1
+        a, b = s - x + 1, x - 1
+        term = a**first * b ** (n - first)  # a^j b^(n-j), updated as j grows
+        acc = 0
+        for i, j in enumerate(range(first, last + 1)):
+            acc += abs(k - j) * combs[i] * term
+            term = term * a // b
+        total += (k * sn - acc) if low else (n * a * s ** (n - 1) - acc)
+    return Fraction(total, sn) + k
 
 
 _TOKEN = re.compile(
@@ -314,7 +337,13 @@ def parse(text: str, *, field: str = "dice") -> DiceExpression:
                         field, col, f"keep count must be 1..{count} for {count} dice, got {kn}"
                     )
                 keep = (m.group("keep")[1], kn)
-            terms.append(DiceTerm(sign, count, sides, keep))
+            term = DiceTerm(sign, count, sides, keep)
+            if keep_work(term) > MAX_KEEP_WORK:
+                raise _notation_error(
+                    field, col,
+                    f"{term.text()} is too large to keep dice from exactly: sides x "
+                    f"min(kept, dropped) must be at most {MAX_KEEP_WORK}, got {keep_work(term)}")
+            terms.append(term)
             if len(terms) > MAX_TERMS:
                 raise _notation_error(field, col, f"more than {MAX_TERMS} dice terms")
             expect_term = False
@@ -333,7 +362,7 @@ def parse(text: str, *, field: str = "dice") -> DiceExpression:
 
 
 def _notation_error(field: str, column: int, message: str) -> InputError:
-    return InputError(Diagnostic(field, "", f"column {column}: {message}"))
+    return InputError(Diagnostic("dice notation", field, f"column {column}: {message}"))
 
 
 @dataclass(frozen=True, slots=True)
