@@ -1,28 +1,71 @@
-"""The golden conformance suite: loading cases, running them, comparing results.
+"""The golden conformance suite: loading, checking, exporting and running it.
 
-A case file (``golden/**/*.yaml``, JSON-compatible YAML) holds a list of
-cases; each case is a request, the dice faces it consumes (inside the
-request's ``rolls``), and either ``expect`` (a partial result: listed keys
-must match exactly, unlisted keys are free) or ``expect_error`` (an exit
-code: 3 invalid input, 4 rules violation). The contract is written in
-``golden/README.md``; this module is its reference runner.
+A case file (``golden/**/*.yaml``, JSON-compatible YAML, or ``*.json`` in an
+exported suite) holds a list of cases; each case is a request, the dice faces
+it consumes (inside the request's ``rolls``), and either ``expect`` (a partial
+result: listed keys must match exactly, unlisted keys are free) or
+``expect_error`` (an exit code: 3 invalid input, 4 rules violation). The
+suite's catalog files list what must be covered: ``EXAMPLES.yaml`` (every
+worked-example ID, with the suite ``version``) and ``RULES.yaml`` (every rule
+ID of the rulings). The contract is written in ``golden/README.md``.
+
+This module holds both ends of the adapter protocol:
+
+* the runner side (``linguo verify``): :func:`run_in_process` (linguo itself),
+  :class:`PlainImplementation` (one process per case) and
+  :class:`BatchImplementation` (one long-lived process speaking JSON lines);
+* the implementation side (``linguo adapter``): :func:`serve_plain` and
+  :func:`serve_batch`, linguo answering the protocol as any implementation
+  would.
+
+Suite problems are :class:`~linguo_cli.errors.Diagnostic` values with
+``file:line:col`` places; nothing here applies a rule.
 """
 
 from __future__ import annotations
 
+import copy
+import io
+import json
+import math
 import os
-from collections.abc import Callable, Iterator, Mapping
+import queue
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from linguo_cli.errors import Diagnostic, InputError, LinguoError
+from linguo_cli.errors import Diagnostic, InputError, LinguoError, UsageError
+
+#: Name of the suite, announced in the batch protocol's hello line.
+SUITE_NAME = "linguo-golden"
+#: Catalog files at the top of a suite (``.yaml`` or ``.json``); never case files.
+CATALOG_NAMES = ("EXAMPLES", "RULES")
+#: Seconds an implementation may take for one case (``linguo verify --timeout``).
+DEFAULT_TIMEOUT = 10.0
+#: Plain scalars that YAML 1.1 readers take for booleans: they must be quoted.
+_YAML11_BOOLEANS = frozenset({"yes", "no", "on", "off", "y", "n"})
+#: Plain scalars that YAML readers take for timestamps: they must be quoted.
+_YAML_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
+    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?")
 
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One golden case: ``file::id`` is its test id."""
+    """One golden case: ``file::id`` is its test id (``file`` relative to the suite)."""
 
     file: str
     id: str
@@ -38,68 +81,542 @@ class Case:
         return f"{self.file}::{self.id}"
 
 
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+#: Stands for "the key is absent" in a :class:`Mismatch`.
+MISSING: Any = _Missing()
+
+
+def show(value: Any, limit: int = 200) -> str:
+    """A value as compact JSON text for messages (``true``, ``"21/2"``), cut at ``limit``."""
+    if value is MISSING:
+        return "nothing (key missing)"
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 @dataclass(frozen=True, slots=True)
 class Mismatch:
-    """One difference: ``path`` (``entities.ayla.after.hp``), expected, actual."""
+    """One difference: ``path`` (``entities.ayla.after.hp``, ``faces[1].kept``),
+    the expected value and the actual one (:data:`MISSING` when absent)."""
 
     path: str
     expected: Any
     actual: Any
 
     def __str__(self) -> str:
-        return f"{self.path or '(result)'}: expected {self.expected!r}, got {self.actual!r}"
+        return f"{self.path or '(result)'}: expected {show(self.expected)}, got {show(self.actual)}"
+
+
+@dataclass(slots=True)
+class Reply:
+    """What an implementation answered to one request.
+
+    Exactly one of: ``result`` (a JSON object), ``error_code`` (the exit code
+    or the batch ``{"error": CODE}``, with ``message`` when given), or
+    ``failure``: the answer was unusable (timeout, crash, not JSON), with
+    ``failure_type`` ``timeout``, ``crash`` or ``protocol``.
+    """
+
+    result: Any = None
+    error_code: int | None = None
+    message: str = ""
+    failure: str | None = None
+    failure_type: str = ""
 
 
 @dataclass(slots=True)
 class Outcome:
-    """The run of one case: the result (or error code) and its mismatches."""
+    """The run of one case: the reply, its mismatches, the time taken (s)."""
 
     case: Case
-    result: Any = None
-    error_code: int | None = None
-    error_message: str = ""
+    reply: Reply
     mismatches: list[Mismatch] = field(default_factory=list)
+    seconds: float = 0.0
 
     @property
     def passed(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and self.reply.failure is None
+
+    @property
+    def result(self) -> Any:
+        return self.reply.result
+
+    @property
+    def error_code(self) -> int | None:
+        return self.reply.error_code
+
+    def lines(self) -> list[str]:
+        """The failure lines ``file::id: path: expected X, got Y`` ([] if passed)."""
+        head = self.case.test_id
+        if self.reply.failure is not None:
+            return [f"{head}: (run): {self.reply.failure}"]
+        return [f"{head}: {m}" for m in self.mismatches]
+
+
+# ---------------------------------------------------------------------------
+# Finding and loading the suite
 
 
 def default_suite_dir() -> Path:
-    """The suite shipped with the package (``golden/`` of the source tree)."""
+    """The suite shipped with the package (``golden/`` of the source tree,
+    reached through the ``linguo_cli/suite`` link or its installed copy)."""
     return Path(str(resources.files("linguo_cli").joinpath("suite")))
 
 
+def require_suite(root: Path) -> Path:
+    """``root`` if it is a folder, else :class:`InputError` (exit 3)."""
+    if not root.is_dir():
+        raise InputError(Diagnostic(str(root), "", "not a golden suite folder"))
+    return root
+
+
+def _is_catalog(path: Path, root: Path) -> bool:
+    return path.parent == root and path.stem in CATALOG_NAMES
+
+
 def case_files(root: Path) -> list[Path]:
-    """Every case file below ``root`` (``*.yaml`` except ``EXAMPLES.yaml``), sorted."""
-    files = [p for p in root.rglob("*.yaml") if p.name != "EXAMPLES.yaml"]
+    """Every case file below ``root`` (``*.yaml`` and ``*.json``, except the
+    catalogs ``EXAMPLES``/``RULES`` and hidden folders), sorted by relative path."""
+    files = [
+        p for pattern in ("*.yaml", "*.json") for p in root.rglob(pattern)
+        if p.is_file() and not _is_catalog(p, root)
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    ]
     return sorted(files, key=lambda p: p.relative_to(root).as_posix())
 
 
-def load_cases(root: Path) -> list[Case]:
-    """Load every case below ``root``; raises :class:`InputError` on a broken
-    file (schema ``golden-case-file``)."""
+def json_compat_problems(text: str, name: str) -> list[Diagnostic]:
+    """Where ``text`` uses YAML that JSON cannot say: anchors, aliases, tags,
+    and unquoted ``yes``/``no``/``on``/``off`` (booleans to YAML 1.1 readers).
+    Syntax errors are left to the loader."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import AliasEvent, NodeEvent, ScalarEvent
+
+    out: list[Diagnostic] = []
+    try:
+        for ev in YAML().parse(io.StringIO(text)):
+            mark = ev.start_mark
+            place = f"{name}:{mark.line + 1}:{mark.column + 1}"
+            if isinstance(ev, AliasEvent):
+                out.append(Diagnostic(place, "", f"YAML alias *{ev.anchor} is not "
+                                                 "JSON-compatible: write the value out"))
+            elif isinstance(ev, NodeEvent):
+                if ev.anchor is not None:
+                    out.append(Diagnostic(place, "", f"YAML anchor &{ev.anchor} is not "
+                                                     "JSON-compatible"))
+                tag = getattr(ev, "tag", None)
+                if tag is not None:
+                    out.append(Diagnostic(place, "", f"YAML tag {tag} is not JSON-compatible"))
+                if isinstance(ev, ScalarEvent) and ev.style is None:
+                    value = str(ev.value)
+                    if value.lower() in _YAML11_BOOLEANS:
+                        out.append(Diagnostic(place, "", f"unquoted {value!r} reads as a "
+                                                         f"boolean in YAML 1.1: write \"{value}\""))
+                    elif _YAML_TIMESTAMP.fullmatch(value):
+                        out.append(Diagnostic(place, "", f"unquoted {value!r} reads as a date "
+                                                         f"in YAML: write \"{value}\""))
+    except YAMLError:
+        pass
+    return out
+
+
+def _non_json_values(name: str, doc: Any, node: Any, path: list[Any]) -> list[Diagnostic]:
+    """Values of the loaded tree that JSON cannot hold (dates, infinities,
+    non-string keys), each with its place."""
     from linguo_cli import state_io
 
-    cases: list[Case] = []
+    out: list[Diagnostic] = []
+    if isinstance(node, Mapping):
+        for k, v in node.items():
+            if not isinstance(k, str):
+                out.append(Diagnostic(state_io.place_of(name, doc, path + [k], key=True),
+                                      state_io.field_path(path + [k]),
+                                      f"key {k!r} is not a string"))
+            out.extend(_non_json_values(name, doc, v, path + [k]))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_non_json_values(name, doc, v, path + [i]))
+    elif node is None or isinstance(node, (bool, int, str)):
+        pass
+    elif isinstance(node, float):
+        if not math.isfinite(node):
+            out.append(Diagnostic(state_io.place_of(name, doc, path), state_io.field_path(path),
+                                  f"{node} is not a JSON number"))
+    else:
+        out.append(Diagnostic(state_io.place_of(name, doc, path), state_io.field_path(path),
+                              f"{type(node).__name__} value {str(node)!r} is not JSON "
+                              "(quote it)"))
+    return out
+
+
+@dataclass(slots=True)
+class Suite:
+    """A loaded suite: its cases (from the files that loaded) and the problems
+    found while loading (syntax, JSON compatibility, schema, duplicate ids)."""
+
+    root: Path
+    files: list[str] = field(default_factory=list)
+    cases: list[Case] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    broken_files: dict[str, list[Diagnostic]] = field(default_factory=dict)
+
+
+def _case_from(rel: str, raw: Mapping[str, Any]) -> Case:
+    return Case(
+        file=rel,
+        id=raw["id"],
+        description=raw["description"],
+        examples=tuple(raw.get("examples", ())),
+        rules=tuple(raw.get("rules", ())),
+        request=raw["request"],
+        expect=raw.get("expect"),
+        expect_error=raw.get("expect_error"),
+    )
+
+
+def load_suite(root: Path, *, strict: bool = False) -> Suite:
+    """Load every case file below ``root`` without stopping at the first
+    problem. A file with any problem contributes no case and is listed in
+    ``broken_files`` (with its diagnostics, also in ``problems``). ``strict``
+    adds the JSON-compatibility scan of :func:`json_compat_problems` (a
+    second YAML parse; ``linguo golden check`` uses it, running cases does not)."""
+    from linguo_cli import state_io
+
+    suite = Suite(require_suite(root))
     for path in case_files(root):
         rel = path.relative_to(root).as_posix()
-        doc = state_io.load(str(path))
-        doc.name = rel if not os.path.isabs(rel) else str(path)
-        state_io.validate(doc, "golden-case-file")
+        suite.files.append(rel)
+        diags: list[Diagnostic] = []
+        try:
+            name, text = state_io.read_text(str(path))
+            name = rel
+            if strict:
+                diags.extend(json_compat_problems(text, name))
+            doc = state_io.parse(text, name)
+        except InputError as exc:
+            diags.extend(d for d in exc.diagnostics if d not in diags)
+            suite.broken_files[rel] = diags
+            suite.problems.extend(diags)
+            continue
+        diags.extend(_non_json_values(name, doc.data, doc.data, []))
+        diags.extend(state_io.schema_errors(doc, "golden-case-file"))
+        if not diags:
+            seen: dict[str, int] = {}
+            for i, raw in enumerate(doc.data["cases"]):
+                cid = str(raw["id"])
+                if cid in seen:
+                    diags.append(Diagnostic(doc.place(["cases", i, "id"]), f"cases[{i}].id",
+                                            f"duplicate case id {cid!r} (first at cases"
+                                            f"[{seen[cid]}])"))
+                seen.setdefault(cid, i)
+        if diags:
+            suite.broken_files[rel] = diags
+            suite.problems.extend(diags)
+            continue
         data = state_io.to_plain(doc.data)
-        for raw in data["cases"]:
-            cases.append(Case(
-                file=rel,
-                id=raw["id"],
-                description=raw["description"],
-                examples=tuple(raw.get("examples", ())),
-                rules=tuple(raw.get("rules", ())),
-                request=raw["request"],
-                expect=raw.get("expect"),
-                expect_error=raw.get("expect_error"),
-            ))
-    return cases
+        suite.cases.extend(_case_from(rel, raw) for raw in data["cases"])
+    return suite
+
+
+def load_cases(root: Path) -> list[Case]:
+    """Every case below ``root``, in file order; raises :class:`InputError`
+    (exit 3) with every problem when any case file is broken."""
+    suite = load_suite(root)
+    if suite.problems:
+        raise InputError(suite.problems)
+    return suite.cases
+
+
+# ---------------------------------------------------------------------------
+# The catalog: EXAMPLES.yaml (worked examples, suite version) and RULES.yaml
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """One worked example or rule ID that must be covered, with where it is listed."""
+
+    id: str
+    section: str
+    title: str
+    place: str
+    field: str
+
+
+@dataclass(slots=True)
+class Catalog:
+    """What the suite must cover; ``version`` is the suite version (``None``
+    when EXAMPLES is missing)."""
+
+    version: int | None = None
+    examples: dict[str, CatalogEntry] = field(default_factory=dict)
+    rules: dict[str, CatalogEntry] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+def _catalog_path(root: Path, stem: str) -> Path | None:
+    for ext in (".yaml", ".json"):
+        p = root / f"{stem}{ext}"
+        if p.is_file():
+            return p
+    return None
+
+
+def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
+                       ) -> tuple[Any, dict[str, CatalogEntry]]:
+    from linguo_cli import state_io
+
+    path = _catalog_path(root, stem)
+    if path is None:
+        catalog.problems.append(Diagnostic(str(root / f"{stem}.yaml"), "", "missing"))
+        return None, {}
+    name = path.relative_to(root).as_posix()
+    try:
+        _, text = state_io.read_text(str(path))
+        catalog.problems.extend(json_compat_problems(text, name))
+        doc = state_io.parse(text, name)
+    except InputError as exc:
+        catalog.problems.extend(exc.diagnostics)
+        return None, {}
+    items = doc.data.get(key) if isinstance(doc.data, Mapping) else None
+    if not isinstance(items, list):
+        catalog.problems.append(Diagnostic(doc.place(), key, f"needs a list {key!r}"))
+        return doc, {}
+    out: dict[str, CatalogEntry] = {}
+    for i, item in enumerate(items):
+        where = f"{key}[{i}]"
+        if not isinstance(item, Mapping) or not isinstance(item.get("id"), str):
+            catalog.problems.append(Diagnostic(doc.place([key, i]), where,
+                                               "needs an 'id' string"))
+            continue
+        if item["id"] in out:
+            catalog.problems.append(Diagnostic(doc.place([key, i, "id"]), f"{where}.id",
+                                               f"duplicate ID {item['id']!r}"))
+            continue
+        out[item["id"]] = CatalogEntry(str(item["id"]), str(item.get("section", "")),
+                                       str(item.get("title", "")), doc.place([key, i]), where)
+    return doc, out
+
+
+def load_catalog(root: Path) -> Catalog:
+    """Read ``EXAMPLES`` and ``RULES`` (``.yaml`` or ``.json``) of the suite at
+    ``root``; problems are collected in ``Catalog.problems``, never raised."""
+    catalog = Catalog()
+    doc, catalog.examples = _load_catalog_list(root, "EXAMPLES", "examples", catalog)
+    if doc is not None:
+        version = doc.data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) and version >= 1:
+            catalog.version = version
+        else:
+            catalog.problems.append(Diagnostic(doc.place(["version"]), "version",
+                                               "needs the suite version, a whole number >= 1"))
+    _, catalog.rules = _load_catalog_list(root, "RULES", "rules", catalog)
+    return catalog
+
+
+def suite_version(root: Path) -> int | None:
+    """The suite version of EXAMPLES (``None`` if it is missing or broken)."""
+    return load_catalog(root).version
+
+
+# ---------------------------------------------------------------------------
+# linguo golden check
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """The result of :func:`check_suite`.
+
+    ``examples``/``rules``: every catalog ID -> the test ids citing it (empty
+    when uncovered); ``problems``: everything wrong, coverage gaps included;
+    ``gaps``: the coverage gaps alone (an example or rule ID without a case).
+    """
+
+    suite: Suite
+    catalog: Catalog
+    examples: dict[str, list[str]]
+    rules: dict[str, list[str]]
+    problems: list[Diagnostic]
+    gaps: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def structural_problems(self) -> list[Diagnostic]:
+        """The problems that are not coverage gaps (broken files, repeats, unknown IDs)."""
+        return [d for d in self.problems if d not in self.gaps]
+
+    @property
+    def uncovered_examples(self) -> list[str]:
+        return [k for k, v in self.examples.items() if not v]
+
+    @property
+    def uncovered_rules(self) -> list[str]:
+        return [k for k, v in self.rules.items() if not v]
+
+
+def percent(part: int, whole: int) -> str:
+    """``"100 %"``, ``"58.8 %"`` (one decimal unless whole); ``"-"`` for 0 of 0."""
+    if whole == 0:
+        return "-"
+    value = Fraction(100 * part, whole)
+    return f"{value.numerator} %" if value.denominator == 1 else f"{float(value):.1f} %"
+
+
+def check_suite(root: Path) -> CheckReport:
+    """Check the suite at ``root`` against its contract (golden/README.md):
+
+    every file loads, is JSON-compatible YAML and fits the case-file schema;
+    ids are unique within a file; descriptions are unique across the suite
+    (compared without case and extra spaces); every cited example ID is in
+    EXAMPLES and every cited rule ID in RULES; every example and every rule
+    ID is cited by at least one case. Returns every problem found.
+    """
+    from linguo_cli import state_io
+
+    suite = load_suite(root, strict=True)
+    catalog = load_catalog(root)
+    problems = list(catalog.problems) + list(suite.problems)
+    examples: dict[str, list[str]] = {k: [] for k in catalog.examples}
+    rules: dict[str, list[str]] = {k: [] for k in catalog.rules}
+    seen_desc: dict[str, str] = {}
+    docs: dict[str, Any] = {}
+
+    def place(case: Case, *path: Any) -> str:
+        doc = docs.get(case.file)
+        if doc is None:
+            doc = docs[case.file] = state_io.load(str(root / case.file))
+            doc.name = case.file
+        index = next(i for i, raw in enumerate(doc.data["cases"]) if raw["id"] == case.id)
+        return doc.place(["cases", index, *path])
+
+    for case in suite.cases:
+        key = " ".join(case.description.split()).casefold()
+        if key in seen_desc:
+            problems.append(Diagnostic(place(case, "description"), f"{case.id}.description",
+                                       f"description repeats the one of {seen_desc[key]}"))
+        else:
+            seen_desc[key] = case.test_id
+        for i, ex in enumerate(case.examples):
+            if ex in examples:
+                examples[ex].append(case.test_id)
+            elif catalog.examples or not catalog.problems:
+                problems.append(Diagnostic(place(case, "examples", i), f"{case.id}.examples",
+                                           f"unknown worked-example ID {ex!r} "
+                                           "(not in EXAMPLES)"))
+        for i, rule in enumerate(case.rules):
+            if rule in rules:
+                rules[rule].append(case.test_id)
+            elif catalog.rules or not catalog.problems:
+                problems.append(Diagnostic(place(case, "rules", i), f"{case.id}.rules",
+                                           f"unknown rule ID {rule!r} (not in RULES)"))
+    gaps: list[Diagnostic] = []
+    for ex, cited in examples.items():
+        if not cited:
+            e = catalog.examples[ex]
+            gaps.append(Diagnostic(e.place, e.field,
+                                       f"worked example {ex} ({e.section}: {e.title}) "
+                                       "has no case"))
+    for rule, cited in rules.items():
+        if not cited:
+            e = catalog.rules[rule]
+            gaps.append(Diagnostic(e.place, e.field,
+                                       f"rule {rule} ({e.title}) is cited by no case"))
+    if not suite.files:
+        problems.append(Diagnostic(str(root), "", "no case files"))
+    return CheckReport(suite, catalog, examples, rules, problems + gaps, gaps)
+
+
+def check_lines(report: CheckReport) -> list[str]:
+    """The text report of ``linguo golden check``: counts, coverage, problems."""
+    ex, rl = report.examples, report.rules
+    ex_done = sum(1 for v in ex.values() if v)
+    rl_done = sum(1 for v in rl.values() if v)
+    lines = [
+        f"suite: {report.suite.root} (version {report.catalog.version}): "
+        f"{len(report.suite.files)} files, {len(report.suite.cases)} cases",
+        f"worked examples covered: {ex_done}/{len(ex)} ({percent(ex_done, len(ex))})",
+        f"rule IDs covered: {rl_done}/{len(rl)} ({percent(rl_done, len(rl))})",
+    ]
+    if report.uncovered_examples:
+        lines.append("uncovered worked examples: " + ", ".join(report.uncovered_examples))
+    if report.uncovered_rules:
+        lines.append("uncovered rule IDs: " + ", ".join(report.uncovered_rules))
+    if report.problems:
+        lines.append(f"{len(report.problems)} problem(s):")
+        lines.extend(f"  {d}" for d in report.problems)
+    else:
+        lines.append("ok")
+    return lines
+
+
+def check_json(report: CheckReport) -> dict[str, Any]:
+    """The ``linguo golden check --json`` shape."""
+    return {
+        "suite": str(report.suite.root),
+        "version": report.catalog.version,
+        "files": len(report.suite.files),
+        "cases": len(report.suite.cases),
+        "examples": {"covered": sum(1 for v in report.examples.values() if v),
+                     "total": len(report.examples),
+                     "uncovered": report.uncovered_examples},
+        "rules": {"covered": sum(1 for v in report.rules.values() if v),
+                  "total": len(report.rules), "uncovered": report.uncovered_rules},
+        "problems": [{"place": d.place, "field": d.field, "message": d.message}
+                     for d in report.problems],
+        "ok": report.ok,
+    }
+
+
+# ---------------------------------------------------------------------------
+# linguo golden export --json DIR
+
+
+def export_json(root: Path, out: Path) -> list[Path]:
+    """Write the suite at ``root`` as JSON below ``out``: every case file as
+    ``<same path>.json`` (same data, key order kept), the catalogs as
+    ``EXAMPLES.json``/``RULES.json`` and the contract ``README.md``.
+
+    Raises :class:`InputError` when a file is broken (nothing is written) and
+    :class:`UsageError` when ``out`` lies inside the suite.
+    """
+    from linguo_cli import state_io
+
+    suite = load_suite(root, strict=True)
+    catalog = load_catalog(root)
+    broken = suite.problems + [d for d in catalog.problems if d.message != "missing"]
+    if broken:
+        raise InputError(broken)
+    src, dst = root.resolve(), out.resolve()
+    if dst == src or src in dst.parents:
+        raise UsageError(f"{out}: the export folder must lie outside the suite {root}")
+    written: list[Path] = []
+    sources = [root / f for f in suite.files]
+    sources += [p for stem in CATALOG_NAMES if (p := _catalog_path(root, stem)) is not None]
+    for path in sources:
+        data = state_io.to_plain(state_io.load(str(path)).data)
+        target = dst / path.relative_to(root).with_suffix(".json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        state_io.atomic_write(str(target), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        written.append(target)
+    readme = root / "README.md"
+    if readme.is_file():
+        state_io.atomic_write(str(dst / "README.md"), readme.read_text(encoding="utf-8"))
+        written.append(dst / "README.md")
+    return written
+
+
+# ---------------------------------------------------------------------------
+# Comparing
 
 
 def compare(expected: Any, actual: Any, path: str = "") -> list[Mismatch]:
@@ -107,8 +624,9 @@ def compare(expected: Any, actual: Any, path: str = "") -> list[Mismatch]:
 
     Mappings: every expected key must be present and match (extra keys are
     free). Lists: same length, items compared in order with the same rule.
-    Scalars: equal and of the same JSON type (``true`` is not ``1``; ``2`` and
-    ``2.0`` are the same number).
+    Scalars: equal and of the same JSON type (``true`` is not ``1``, ``"3"``
+    is not ``3``, ``null`` is not missing; ``2`` and ``2.0`` are the same
+    number, compared exactly).
     """
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
@@ -117,7 +635,7 @@ def compare(expected: Any, actual: Any, path: str = "") -> list[Mismatch]:
         for key, value in expected.items():
             sub = f"{path}.{key}" if path else str(key)
             if key not in actual:
-                out.append(Mismatch(sub, value, "<missing>"))
+                out.append(Mismatch(sub, value, MISSING))
             else:
                 out.extend(compare(value, actual[key], sub))
         return out
@@ -131,50 +649,628 @@ def compare(expected: Any, actual: Any, path: str = "") -> list[Mismatch]:
     if isinstance(expected, bool) or isinstance(actual, bool):
         same = isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     elif isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        same = expected == actual
+        same = Fraction(expected) == Fraction(actual) if all(
+            math.isfinite(x) for x in (expected, actual)) else False
     else:
         same = type(expected) is type(actual) and expected == actual
     return [] if same else [Mismatch(path, expected, actual)]
 
 
-Runner = Callable[[Mapping[str, Any]], tuple[Any, int | None, str]]
+# ---------------------------------------------------------------------------
+# Running cases
+
+Runner = Callable[[Mapping[str, Any]], Reply]
 
 
-def run_in_process(request: Mapping[str, Any]) -> tuple[Any, int | None, str]:
-    """Resolve ``request`` with linguo itself: ``(result, error_code, message)``."""
+def run_in_process(request: Mapping[str, Any]) -> Reply:
+    """Resolve ``request`` with linguo itself (schema check, then resolve).
+
+    A :class:`LinguoError` becomes its exit code; any other exception is an
+    internal error (code 5): the runner never raises.
+    """
     from linguo_cli import requests, state_io
+    from linguo_cli.dice import ScriptedDice
 
+    request = copy.deepcopy(dict(request))
     try:
-        doc = state_io.Document("request", request)
-        state_io.validate(doc, "request")
-        return requests.resolve(request), None, ""
+        state_io.validate(state_io.Document("request", request), "request")
+        # Golden requests never use chance: no ``rolls`` means no die at all.
+        dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
+        return Reply(result=requests.resolve(request, dice))
     except LinguoError as exc:
-        return None, exc.code, exc.message
+        return Reply(error_code=exc.code, message=exc.message)
+    except RecursionError:
+        return Reply(error_code=3, message="input nested too deeply")
+    except Exception as exc:  # a bug in linguo: reported like the CLI does
+        return Reply(error_code=5, message=f"internal error: {type(exc).__name__}: {exc}")
+
+
+def judge(case: Case, reply: Reply) -> list[Mismatch]:
+    """Compare ``reply`` with the case's expectation (error code or partial result)."""
+    if reply.failure is not None:
+        return []
+    if case.expect_error is not None:
+        if reply.error_code == case.expect_error:
+            return []
+        got = (f"exit {reply.error_code}" + (f" ({reply.message})" if reply.message else "")
+               if reply.error_code is not None else "a result")
+        return [Mismatch("error", f"exit {case.expect_error}", got)]
+    if reply.error_code is not None:
+        got = f"exit {reply.error_code}" + (f" ({reply.message})" if reply.message else "")
+        return [Mismatch("(result)", "a result", got)]
+    return compare(case.expect, reply.result)
 
 
 def run_case(case: Case, runner: Runner = run_in_process) -> Outcome:
-    """Run one case and compare its result with the expectation."""
-    result, code, message = runner(case.request)
-    outcome = Outcome(case, result, code, message)
-    if case.expect_error is not None:
-        if code != case.expect_error:
-            outcome.mismatches.append(Mismatch(
-                "error", case.expect_error, code if code is not None else "a result"))
-    elif code is not None:
-        outcome.mismatches.append(Mismatch("error", "a result", f"exit {code}: {message}"))
-    else:
-        outcome.mismatches.extend(compare(case.expect, result))
-    return outcome
+    """Run one case and compare its reply with the expectation."""
+    start = time.perf_counter()
+    reply = runner(case.request)
+    seconds = time.perf_counter() - start
+    return Outcome(case, reply, judge(case, reply), seconds)
 
 
-def iter_outcomes(cases: list[Case], runner: Runner = run_in_process) -> Iterator[Outcome]:
+def iter_outcomes(cases: Iterable[Case], runner: Runner = run_in_process) -> Iterator[Outcome]:
     """Run ``cases`` in order, yielding each outcome."""
     for case in cases:
         yield run_case(case, runner)
 
 
-def require_suite(root: Path) -> Path:
-    """``root`` if it is a folder, else :class:`InputError`."""
-    if not root.is_dir():
-        raise InputError(Diagnostic(str(root), "", "not a golden suite folder"))
-    return root
+def matches_filter(case: Case, pattern: str) -> bool:
+    """``--filter`` semantics: ``pattern`` is an example or rule ID the case
+    cites (``DR-04``, ``D5``), a case id (``nat20-dc30``), a path prefix of
+    the test id (``tests/``, ``tests/degrees.yaml``, ``tests/degrees.yaml::m0``)
+    or a glob on the test id (``*::nat20-*``)."""
+    tid = case.test_id
+    if pattern in case.examples or pattern in case.rules or pattern == case.id:
+        return True
+    if any(c in pattern for c in "*?["):
+        return fnmatchcase(tid, pattern)
+    return tid.startswith(pattern)
+
+
+def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
+    """The cases matching any of ``patterns`` (all when there are none)."""
+    if not patterns:
+        return list(cases)
+    return [c for c in cases if any(matches_filter(c, p) for p in patterns)]
+
+
+# ---------------------------------------------------------------------------
+# Running another implementation (the runner side of the adapter protocol)
+
+
+def _decode_json(text: str) -> Any:
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _snippet(data: bytes | str, limit: int = 120) -> str:
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", " ".join(text.split()))
+    return (text[: limit - 3] + "...") if len(text) > limit else (text or "(empty)")
+
+
+def _tail(data: bytes | str, limit: int = 200) -> str:
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return _snippet(lines[-1], limit) if lines else ""
+
+
+def _reply_from_object(obj: Any, raw: bytes | str) -> Reply:
+    if not isinstance(obj, dict):
+        return Reply(failure=f"answer is not a JSON object: {_snippet(raw)}",
+                     failure_type="protocol")
+    if "error" in obj and "kind" not in obj:
+        code = obj["error"]
+        if isinstance(code, bool) or not isinstance(code, int):
+            return Reply(failure=f"error code is not a whole number: {_snippet(raw)}",
+                         failure_type="protocol")
+        return Reply(error_code=code, message=str(obj.get("message", "")))
+    return Reply(result=obj)
+
+
+def split_command(command: str) -> list[str]:
+    """``--impl`` text -> argv (split like a POSIX shell, no shell features);
+    :class:`UsageError` (exit 2) when empty or the program cannot be found."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise UsageError(f"--impl {command!r}: {exc}") from None
+    if not argv:
+        raise UsageError("--impl needs a command")
+    prog = argv[0]
+    if os.sep in prog or (os.altsep and os.altsep in prog):
+        if not os.access(prog, os.X_OK) or os.path.isdir(prog):
+            raise UsageError(f"--impl: {prog}: not an executable file")
+    elif shutil.which(prog) is None:
+        raise UsageError(f"--impl: {prog}: command not found")
+    return argv
+
+
+def _protocol_env(version: int | None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["LINGUO_GOLDEN_SUITE"] = SUITE_NAME
+    env["LINGUO_GOLDEN_VERSION"] = "" if version is None else str(version)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    return env
+
+
+def _popen_group() -> dict[str, Any]:
+    return {"start_new_session": True} if os.name == "posix" else {}
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill ``proc`` and its process group (POSIX), then reap it."""
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
+        pass
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit {code}"
+
+
+class PlainImplementation:
+    """Plain mode: start ``argv`` once per case, the request as JSON on its
+    stdin; its stdout must be one JSON object (the result). A non-zero exit
+    code is an error result with that code (the last stderr line is its
+    message). A run longer than ``timeout`` seconds, a death by signal or a
+    stdout that is not a JSON object fails the case with that reason.
+
+    The environment carries ``LINGUO_GOLDEN_SUITE`` and ``LINGUO_GOLDEN_VERSION``.
+    """
+
+    def __init__(self, argv: list[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 version: int | None = None) -> None:
+        self.argv = list(argv)
+        self.timeout = timeout
+        self.env = _protocol_env(version)
+
+    def __call__(self, request: Mapping[str, Any]) -> Reply:
+        data = (json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8")
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=self.env, **_popen_group())
+        except OSError as exc:
+            return Reply(failure=f"cannot start the implementation: {exc}", failure_type="crash")
+        try:
+            out, err = proc.communicate(data, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            return Reply(failure=f"timed out after {self.timeout:g} s", failure_type="timeout")
+        except OSError as exc:  # pragma: no cover - pipe trouble
+            _kill(proc)
+            return Reply(failure=f"cannot talk to the implementation: {exc}",
+                         failure_type="crash")
+        code = proc.returncode
+        if code < 0:
+            tail = _tail(err)
+            return Reply(failure=_exit_text(code) + (f": {tail}" if tail else ""),
+                         failure_type="crash")
+        if code != 0:
+            return Reply(error_code=code, message=_tail(err))
+        try:
+            obj = _decode_json(out.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return Reply(failure=f"stdout is not JSON: {_snippet(out)}", failure_type="protocol")
+        reply = _reply_from_object(obj, out)
+        if reply.error_code is not None:  # plain mode: errors are exit codes, not objects
+            return Reply(result=obj)
+        return reply
+
+    def close(self) -> None:
+        """Nothing to release (one process per case)."""
+
+
+class _StartFailure(Exception):
+    pass
+
+
+class BatchImplementation:
+    """Batch mode: one long-lived process speaking JSON lines.
+
+    Protocol (golden/README.md, "Adapter protocol"): linguo writes the hello
+    line ``{"suite": "linguo-golden", "version": N}``; the implementation
+    answers ``{"ready": true, ...}`` (or ``{"ready": false, "reason": "..."}``
+    to refuse). Then, per case, linguo writes one request line and reads one
+    answer line: a result object, or ``{"error": CODE, "message": "..."}``.
+    Closing stdin ends the session.
+
+    A case whose answer does not come within ``timeout`` seconds, or whose
+    process died, or whose answer is not a JSON object fails with that
+    reason; the process is then restarted (a new hello) for the next case.
+    When a (re)start fails, every remaining case fails with the reason.
+    """
+
+    def __init__(self, argv: list[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 version: int | None = None) -> None:
+        self.argv = list(argv)
+        self.timeout = timeout
+        self.version = version
+        self.env = _protocol_env(version)
+        self.hello: dict[str, Any] | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: IO[bytes] | None = None
+        self._dead: str | None = None
+
+    # -- process management --------------------------------------------
+    def _read(self, proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                lines.put(line)
+        except (OSError, ValueError):
+            pass
+        lines.put(None)
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.seek(0)
+            return _tail(self._stderr.read()[-4096:])
+        except (OSError, ValueError):
+            return ""
+
+    def _start(self) -> None:
+        if self._stderr is not None:
+            self._stderr.close()
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=self._stderr, env=self.env, bufsize=0,
+                                    **_popen_group())
+        except OSError as exc:
+            raise _StartFailure(f"cannot start the implementation: {exc}") from None
+        self._proc = proc
+        self._lines = queue.Queue()
+        threading.Thread(target=self._read, args=(proc, self._lines), daemon=True).start()
+        hello = {"suite": SUITE_NAME, "version": self.version}
+        raw = self._exchange(hello)
+        if isinstance(raw, Reply):
+            self._stop()
+            raise _StartFailure(f"no answer to the hello line: {raw.failure}")
+        try:
+            obj = _decode_json(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            self._stop()
+            raise _StartFailure(f"hello answer is not JSON: {_snippet(raw)}") from None
+        if not isinstance(obj, dict) or obj.get("ready") is not True:
+            self._stop()
+            reason = obj.get("reason") if isinstance(obj, dict) else None
+            raise _StartFailure("the implementation refused the suite"
+                                + (f": {reason}" if reason else f" ({_snippet(raw)})"))
+        self.hello = obj
+
+    def _stop(self, graceful: bool = False) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if graceful:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait(timeout=min(self.timeout, 5))
+            except (OSError, subprocess.TimeoutExpired):
+                _kill(proc)
+        else:
+            _kill(proc)
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def _exchange(self, message: Mapping[str, Any]) -> bytes | Reply:
+        """Write one line, read one line; a :class:`Reply` failure when the
+        process died or timed out (the process is then stopped)."""
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the reader sees the end of stdout; the exit code says why
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._stop()
+            return Reply(failure=f"timed out after {self.timeout:g} s", failure_type="timeout")
+        if line is None:
+            try:
+                code = proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                _kill(proc)
+                code = proc.returncode
+            self._stop()
+            tail = self._stderr_tail()
+            return Reply(failure=f"the implementation ended ({_exit_text(code)}) without "
+                                 "answering" + (f": {tail}" if tail else ""),
+                         failure_type="crash")
+        return line
+
+    # -- the runner ------------------------------------------------------
+    def __call__(self, request: Mapping[str, Any]) -> Reply:
+        if self._dead is not None:
+            return Reply(failure=self._dead, failure_type="crash")
+        if self._proc is None:
+            try:
+                self._start()
+            except _StartFailure as exc:
+                self._dead = str(exc)
+                return Reply(failure=self._dead, failure_type="crash")
+        raw = self._exchange(request)
+        if isinstance(raw, Reply):
+            return raw
+        try:
+            obj = _decode_json(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            self._stop()  # out of step with the protocol: start afresh
+            return Reply(failure=f"answer is not JSON: {_snippet(raw)}", failure_type="protocol")
+        return _reply_from_object(obj, raw)
+
+    def close(self) -> None:
+        """End the session: close stdin, wait briefly, kill if needed."""
+        self._stop(graceful=True)
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def __enter__(self) -> BatchImplementation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------------------
+# Reports
+
+
+def summary_line(outcomes: list[Outcome], implementation: str) -> str:
+    """``"120 cases: 117 passed, 3 failed (implementation: linguo)"``."""
+    failed = sum(1 for o in outcomes if not o.passed)
+    return (f"{len(outcomes)} cases: {len(outcomes) - failed} passed, {failed} failed "
+            f"(implementation: {implementation})")
+
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_safe(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot hold (shown as U+FFFD)."""
+    return _XML_INVALID.sub("\ufffd", text)
+
+
+def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | None,
+              suite_name: str = SUITE_NAME) -> str:
+    """A JUnit XML report: one ``testcase`` per case (``classname`` the file
+    path with dots, ``name`` the case id, ``file`` the path), a ``failure``
+    per failing case (``type`` ``mismatch``, ``error_code``, ``timeout``,
+    ``crash`` or ``protocol``; text: every failure line)."""
+    import xml.etree.ElementTree as ET
+
+    failed = [o for o in outcomes if not o.passed]
+    total_time = sum(o.seconds for o in outcomes)
+    root = ET.Element("testsuites", name="linguo verify", tests=str(len(outcomes)),
+                      failures=str(len(failed)), errors="0", time=f"{total_time:.3f}")
+    ts = ET.SubElement(root, "testsuite", name=suite_name, tests=str(len(outcomes)),
+                       failures=str(len(failed)), errors="0", skipped="0",
+                       time=f"{total_time:.3f}",
+                       timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    props = ET.SubElement(ts, "properties")
+    ET.SubElement(props, "property", name="implementation", value=implementation)
+    ET.SubElement(props, "property", name="suite_version",
+                  value="" if version is None else str(version))
+    for o in outcomes:
+        stem = o.case.file.rsplit(".", 1)[0].replace("/", ".")
+        tc = ET.SubElement(ts, "testcase", classname=stem, name=o.case.id,
+                           file=o.case.file, time=f"{o.seconds:.3f}")
+        if not o.passed:
+            lines = o.lines()
+            if o.reply.failure is not None:
+                kind = o.reply.failure_type or "crash"
+            elif any(m.path in ("error", "(result)") for m in o.mismatches):
+                kind = "error_code"
+            else:
+                kind = "mismatch"
+            first = lines[0].split(": ", 1)[1] if lines else "failed"
+            fail = ET.SubElement(tc, "failure", message=_xml_safe(first), type=kind)
+            fail.text = _xml_safe("\n".join([o.case.description, *lines]))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ---------------------------------------------------------------------------
+# The implementation side: linguo answering the adapter protocol
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """Resolve one decoded request as the adapter does (no ``rolls``: no die
+    may be rolled); raises :class:`LinguoError` (exit 3 for a request that is
+    not an object)."""
+    from linguo_cli import requests, state_io
+    from linguo_cli.dice import ScriptedDice
+
+    if not isinstance(request, dict):
+        raise InputError(Diagnostic("<request>", "", "a request must be a JSON object"))
+    state_io.validate(state_io.Document("<request>", request), "request")
+    dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
+    return requests.resolve(request, dice)
+
+
+def _answer_line(text: str) -> dict[str, Any]:
+    try:
+        request = _decode_json(text)
+    except ValueError as exc:
+        return {"error": 3, "message": f"request is not JSON: {exc}"}
+    try:
+        result = answer(request)
+        json.dumps(result)
+        return result
+    except LinguoError as exc:
+        return {"error": exc.code, "message": exc.message}
+    except RecursionError:
+        return {"error": 3, "message": "input nested too deeply"}
+    except Exception as exc:  # a bug: still an answer, never a traceback
+        return {"error": 5, "message": f"internal error: {type(exc).__name__}: {exc}"}
+
+
+def _compact(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
+    """Plain mode: read one request (JSON) from ``stdin``, write its result on
+    ``stdout``; on an error write one line on ``stderr`` and return its exit
+    code (3 invalid input, 4 rules violation, 5 internal error)."""
+    try:
+        text = stdin.read().decode("utf-8")
+    except UnicodeDecodeError:
+        stderr.write("linguo: error: request is not UTF-8\n")
+        return 3
+    obj = _answer_line(text)
+    if "error" in obj and "kind" not in obj:
+        stderr.write(f"linguo: error: {obj['message']}\n")
+        return int(obj["error"])
+    stdout.write(_compact(obj) + "\n")
+    stdout.flush()
+    return 0
+
+
+def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
+    """Batch mode: answer the hello line, then one answer line per request
+    line until end of input (blank lines are ignored). Returns 0, or 2 when
+    the first line is not a hello for this suite (answered ``ready: false``)."""
+    from linguo_cli import __version__
+
+    def send(obj: Any) -> None:
+        stdout.write(_compact(obj) + "\n")
+        stdout.flush()
+
+    first = True
+    for raw in stdin:
+        text = raw.decode("utf-8", "replace").strip()
+        if not text:
+            continue
+        if first:
+            first = False
+            try:
+                hello = _decode_json(text)
+            except ValueError:
+                hello = None
+            if not isinstance(hello, dict) or hello.get("suite") != SUITE_NAME:
+                send({"ready": False, "reason": f"expected the hello line {{\"suite\": "
+                                                f"\"{SUITE_NAME}\", \"version\": N}}"})
+                stderr.write("linguo: error: batch input must start with the hello line\n")
+                return 2
+            send({"ready": True, "implementation": "linguo", "implementation_version":
+                  __version__, "suite_version": suite_version(default_suite_dir())})
+            continue
+        send(_answer_line(text))
+    return 0
+
+
+def serve(batch: bool) -> int:
+    """Run the adapter on this process's standard streams; returns the exit code."""
+    stdin = sys.stdin.buffer
+    if batch:
+        return serve_batch(stdin, sys.stdout, sys.stderr)
+    return serve_plain(stdin, sys.stdout, sys.stderr)
+
+
+# ---------------------------------------------------------------------------
+# linguo verify
+
+
+def verify(root: Path, *, impl: str | None = None, batch: bool = False,
+           timeout: float = DEFAULT_TIMEOUT, filters: list[str] | None = None,
+           junit: str | None = None, quiet: bool = False,
+           out: IO[str] | None = None) -> int:
+    """Run the suite at ``root`` against linguo itself (``impl`` ``None``) or
+    against the command ``impl`` (plain mode, or ``batch``); print a progress
+    bar on stderr (only on a terminal and without ``quiet``), then one line
+    per failure ``file::id: path: expected X, got Y`` and a summary on
+    ``out``; write JUnit XML to ``junit``. Returns 1 when a case failed, else 0.
+
+    Raises :class:`InputError` (exit 3) for a broken suite and
+    :class:`UsageError` (exit 2) for bad options or a filter matching nothing.
+    """
+    from linguo_cli import state_io
+
+    out = out or sys.stdout
+    if timeout <= 0:
+        raise UsageError("--timeout must be more than 0 seconds")
+    if batch and impl is None:
+        raise UsageError("--batch needs --impl COMMAND (linguo itself runs in process)")
+    cases = load_cases(require_suite(root))
+    if not cases:
+        raise InputError(Diagnostic(str(root), "", "no golden cases"))
+    cases = select(cases, filters)
+    if not cases:
+        raise UsageError(f"no case matches --filter {' '.join(filters or [])}")
+    version = suite_version(root)
+    runner: Runner
+    closer: Callable[[], None] = lambda: None  # noqa: E731
+    if impl is None:
+        runner, label = run_in_process, "linguo (in process)"
+    else:
+        argv = split_command(impl)
+        label = impl + (" (batch)" if batch else "")
+        implementation: PlainImplementation | BatchImplementation = (
+            BatchImplementation if batch else PlainImplementation)(
+                argv, timeout=timeout, version=version)
+        runner, closer = implementation, implementation.close
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    outcomes: list[Outcome] = []
+    try:
+        with Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
+                      console=console, transient=True,
+                      disable=quiet or not console.is_terminal) as progress:
+            task = progress.add_task("verify", total=len(cases), failed=0)
+            failed = 0
+            for outcome in iter_outcomes(cases, runner):
+                outcomes.append(outcome)
+                failed += not outcome.passed
+                progress.update(task, advance=1, failed=failed)
+    finally:
+        closer()
+    for outcome in outcomes:
+        for line in outcome.lines():
+            out.write(line + "\n")
+    out.write(summary_line(outcomes, label) + "\n")
+    out.flush()
+    if junit:
+        state_io.atomic_write(junit, junit_xml(outcomes, implementation=label, version=version))
+    return 1 if any(not o.passed for o in outcomes) else 0
