@@ -160,6 +160,7 @@ def resolve_test(request: TestRequest, dice: DiceSource) -> TestResult:
 
     # D2/D3: how many dice and which one is kept.
     adv, dis = request.advantage, request.disadvantage
+    faces: tuple[dict[str, object], ...]
     if adv and not dis:
         a, b = dice.roll(20), dice.roll(20)
         natural = max(a, b)
@@ -207,7 +208,7 @@ def resolve_test(request: TestRequest, dice: DiceSource) -> TestResult:
     if request.kind is TestKind.ATTACK:
         critical_hit = degree is Degree.CRITICAL_SUCCESS
         critical_miss = degree is Degree.CRITICAL_FAILURE
-        hits = (Degree.SUCCESS, Degree.CRITICAL_SUCCESS)
+        hits: tuple[Degree, ...] = (Degree.SUCCESS, Degree.CRITICAL_SUCCESS)
         if request.partial_success_hits:
             hits += (Degree.PARTIAL_SUCCESS,)
         hit = degree in hits

@@ -6,9 +6,12 @@ Thin by design: commands only turn options into the same request documents
 path. Errors become one line on stderr and a documented exit code (see
 :mod:`linguo_cli.errors`); no traceback is ever printed. Heavy modules
 (jsonschema, Rich, ruamel) are imported inside the commands that need them.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: Typer reads every command's
+signature when the app starts, and string annotations would make it ``eval``
+hundreds of them (~80 ms of every one-off command). Annotations in this
+module must therefore name things defined at import time.
+"""
 
 import sys
 from typing import Annotated, Any
@@ -21,7 +24,7 @@ try:  # Typer >= 0.22 ships its own copy of Click
 except ImportError:  # pragma: no cover - older Typer on top of Click
     from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found]
 
-from linguo_cli.errors import LinguoError, UsageError
+from linguo_cli.errors import InputError, LinguoError, UsageError
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 resolved; 1 conformance failures (verify); 2 usage error; "
@@ -50,14 +53,21 @@ class LinguoGroup(TyperGroup):
         except Exception as exc:  # a bug: still one line, never a traceback
             typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
             raise typer.Exit(5) from None
+        finally:  # state-file locks (state_io.FileLock) end with the command
+            from linguo_cli import state_io
+
+            state_io.release_locks()
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
         kwargs["standalone_mode"] = False
         try:
             rv = super().main(*args, **kwargs)
         except ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None):
+                typer.echo(exc.ctx.get_help())  # bare `linguo` (or a bare group): its help
+                sys.exit(0)
             message = " ".join(exc.format_message().split())
-            where = f" (see 'linguo {exc.ctx.info_name} --help')" if getattr(
+            where = f" (see '{exc.ctx.command_path} --help')" if getattr(
                 exc, "ctx", None) is not None and exc.ctx.parent is not None else ""
             typer.echo(f"linguo: usage error: {message}{where}", err=True)
             sys.exit(2)
@@ -148,7 +158,10 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
     doc = document if document is not None else state_io.Document(name, request)
     state_io.validate(doc, "request")
     plain = state_io.to_plain(doc.data)
-    result = requests.resolve(plain, dice)
+    try:
+        result = requests.resolve(plain, dice)
+    except InputError as exc:
+        raise state_io.relocated(exc, doc) from None
     render.emit(result, as_json=as_json, explain=explain)
 
 
@@ -176,7 +189,8 @@ def _test_request(kind: str, mods: list[str] | None, adv: int, dis: int) -> dict
 
 @app.command(epilog="Example: linguo check --mod strength=3 --mod bless=2 --dc 15 --rolls 12")
 def check(
-    dc: Annotated[int, typer.Option("--dc", help="The DC to reach.")],
+    dc: Annotated[int, typer.Option(
+        "--dc", min=-1_000_000, max=1_000_000, help="The DC to reach.")],
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
@@ -203,7 +217,8 @@ def check(
 
 @app.command(epilog="Example: linguo attack --mod signature=5 --ac 15 --rolls 18")
 def attack(
-    ac: Annotated[int | None, typer.Option("--ac", help="The target's AC.")] = None,
+    ac: Annotated[int | None, typer.Option(
+        "--ac", min=-1_000_000, max=1_000_000, help="The target's AC.")] = None,
     no_ac: Annotated[bool, typer.Option(
         "--no-ac", help="The target has no AC: automatic hit, no die (A3).")] = False,
     mod: ModOpt = None,
@@ -232,7 +247,8 @@ def attack(
 
 @app.command(epilog="Example: linguo save --mod constitution=1 --dc 14 --rolls 9")
 def save(
-    dc: Annotated[int, typer.Option("--dc", help="The save DC.")],
+    dc: Annotated[int, typer.Option(
+        "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")],
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
@@ -281,7 +297,7 @@ def load_state(path: str) -> Any:
     """Load and validate a state file (schema + semantic checks, with places)."""
     from linguo_cli import state_io
 
-    doc = state_io.load(path)
+    doc = state_io.load(path, lock=True)  # held until the command ends (no interleaving)
     state_io.validate(doc, "state")
     state_io.entities_of(doc)
     return doc
@@ -306,11 +322,14 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     request = dict(request)
     request["state"] = state_io.to_plain(state_doc.data)
     state_io.validate(state_io.Document("<options>", request), "request")
-    result = requests.resolve(request, dice)
+    try:
+        result = requests.resolve(request, dice)
+    except InputError as exc:
+        raise state_io.locate_errors(exc, None, state_doc) from None
     before = state_io.entities_of(state_doc)
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
-    state_io.update_entities(state_doc.data, before, after)
-    text = state_io.dump_yaml(state_doc.data)
+    state_io.update_entities(state_doc, before, after)  # the document: comments kept
+    text = state_io.dump_document(state_doc)
     target = state_doc.name if in_place else output
     if in_place and state_doc.name == "<stdin>":
         raise UsageError("--in-place needs a state file, not stdin")
@@ -322,3 +341,683 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     else:
         sys.stdout.write(text)
         render.emit(result, as_json=False, explain=explain, out=sys.stderr)
+
+
+# ---------------------------------------------------------------------------
+# linguo turn (whole turns, O1 and P1-P6)
+
+
+def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:
+    """Load a turns document (``turns`` and optionally ``rolls``) and check it
+    against the turn request schema, with places in that file."""
+    from linguo_cli import state_io
+    from linguo_cli.errors import Diagnostic, InputError
+
+    doc = state_io.load(path)
+    if not isinstance(doc.data, dict):
+        raise InputError(Diagnostic(doc.name, "", "a turns document is a mapping with 'turns'"))
+    extra = [k for k in ("kind", "state") if k not in doc.data]
+    if "kind" in extra:
+        doc.data["kind"] = "turn"
+    if "state" in extra:
+        doc.data["state"] = {"entities": []}
+    try:
+        state_io.validate(doc, "turn-request")
+    finally:
+        for k in extra:
+            del doc.data[k]
+    return doc, state_io.to_plain(doc.data)
+
+
+@app.command(epilog="Example: linguo turn examples/encounter/state.yaml "
+                    "examples/encounter/turns.yaml")
+def turn(
+    state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
+    turns: Annotated[str, typer.Argument(
+        help="Turns document: 'turns: [{entity, steps}]' and optionally 'rolls'; - for stdin.")],
+    check: Annotated[bool, typer.Option(
+        "--check", help="Only check that every step is legal: no die is rolled, nothing "
+        "is written.")] = False,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    idioms: Annotated[str | None, typer.Option(
+        "--idioms", help="Idiom catalog file used instead of the defaults.")] = None,
+    conditions: Annotated[str | None, typer.Option(
+        "--conditions", help="Condition catalog file (C2) used instead of the defaults.")
+    ] = None,
+) -> None:
+    """Play whole turns from a state file and a list of steps (rules O1, P1-P6, C1-C2).
+
+    Every step must be legal; the first illegal one exits 4 naming the step,
+    the rule and the numbers, and no file is written.
+    """
+    from linguo_cli import render, requests, state_io
+    from linguo_cli.dice import ScriptedDice
+
+    state_doc = load_state(state)
+    _, doc = _load_turns(turns)
+    request: dict[str, Any] = {"kind": "turn", "turns": doc["turns"]}
+    if "rolls" in doc:
+        request["rolls"] = doc["rolls"]
+    if "seed" in doc:
+        request["seed"] = doc["seed"]
+    if idioms is not None:
+        from linguo_cli import idioms as idioms_mod
+
+        cat_doc = state_io.load(idioms)
+        request["idioms"] = idioms_mod.load_catalog(
+            cat_doc.data, name=cat_doc.name, document=cat_doc).as_list()
+    if conditions is not None:
+        from linguo_cli import conditions as conditions_mod
+
+        cat_doc = state_io.load(conditions)
+        request["conditions"] = conditions_mod.load_catalog(
+            cat_doc.data, name=cat_doc.name, document=cat_doc).as_list()
+    dice = dice_from_options(rolls, seed)
+    if check:  # no die is rolled: --rolls/--seed and the document's rolls are not used
+        if output or in_place:
+            raise UsageError("--check writes nothing: drop -o/--in-place")
+        request["check"] = True
+        request.pop("rolls", None)
+        request.pop("seed", None)
+        request["state"] = state_io.to_plain(state_doc.data)
+        state_io.validate(state_io.Document("<options>", request), "request")
+        result = requests.resolve(request, ScriptedDice([]))
+        render.emit(result, as_json=json_, explain=explain)
+        return
+    run_state_request(request, state_doc, output=output, in_place=in_place, as_json=json_,
+                      explain=explain, dice=dice)
+
+
+# ---------------------------------------------------------------------------
+# Damage, healing, temporary HP, death saves (rules T1-T7, R1-R3, H1-H8)
+
+StateOpt = Annotated[str | None, typer.Option(
+    "--state", help="State file (YAML or JSON) holding the targets; the updated state goes to "
+    "stdout, -o FILE or --in-place.")]
+TargetOpt = Annotated[list[str] | None, typer.Option(
+    "--target", help="Id of an entity of the state to apply it to; repeatable (one shared "
+    "roll, T6).")]
+AllowNonconformingOpt = Annotated[bool, typer.Option(
+    "--allow-nonconforming", help="Accept dice outside the tick's range with a warning "
+    "instead of refusing (T3).")]
+
+
+def _amount_request(kind: str, ability: str, dice: str | None, tick: str,
+                    mods: list[str] | None, allow_nonconforming: bool) -> dict[str, Any]:
+    """Request fields shared by ``damage`` and ``heal``: the ``ability`` label of
+    ``--mod`` becomes the multiplied modifier, other labels flat modifiers."""
+    req: dict[str, Any] = {"kind": kind,
+                           "tick": tick.strip().lower().replace(" ", "_").replace("-", "_")}
+    if dice is not None:
+        req["dice"] = dice
+    flat = []
+    for m in parse_mods(mods):
+        if m["label"].lower() == ability:
+            if ability in req:
+                raise UsageError(f"--mod {ability}=N given twice")
+            req[ability] = m["value"]
+        else:
+            flat.append(m)
+    req["modifiers"] = flat
+    if allow_nonconforming:
+        req["allow_nonconforming"] = True
+    return req
+
+
+def _run_amount(req: dict[str, Any], *, state: str | None, targets: list[str] | None,
+                output: str | None, in_place: bool, json_: bool, explain: bool,
+                rolls: str | None, seed: int | None) -> None:
+    dice = dice_from_options(rolls, seed)
+    if state is None:
+        if targets:
+            raise UsageError("--target needs --state FILE")
+        if output or in_place:
+            raise UsageError("-o/--in-place need --state FILE")
+        run_request(req, name="<options>", as_json=json_, explain=explain, dice=dice)
+        return
+    if not targets:
+        raise UsageError("--state needs at least one --target ID")
+    req["targets"] = list(targets)
+    run_state_request(req, load_state(state), output=output, in_place=in_place,
+                      as_json=json_, explain=explain, dice=dice)
+
+
+@app.command(epilog="Examples: linguo damage --tick strong --dice 4d6 --mod potential=2 --crit "
+                    "--rolls 3,3,4,6,1,2,5,6 | linguo damage --tick low --dice 2d6 --type fire "
+                    "--state examples/state.yaml --target goblin --in-place")
+def damage(
+    tick: Annotated[str, typer.Option("--tick", help="Damage tick (T1): none, tiny, low, "
+                                      "moderate, strong, high, major, severe, huge, massive, "
+                                      "extreme, ultimate.")],
+    dice: Annotated[str | None, typer.Option(
+        "--dice", help="Dice notation, e.g. 4d6, 2d6+1, 4d6kh3 (its expected value must lie "
+        "in the tick's range, T3).")] = None,
+    mod: Annotated[list[str] | None, typer.Option(
+        "--mod", help="potential=N (multiplied by the tick's multiplier, T4) or LABEL=N "
+        "(flat); repeatable.")] = None,
+    crit: Annotated[bool, typer.Option(
+        "--crit", help="Critical hit: twice the dice, modifiers not doubled (T5).")] = False,
+    type_: Annotated[str | None, typer.Option(
+        "--type", help="Damage type, e.g. fire (resistance, vulnerability, immunity: R1-R3).")
+    ] = None,
+    nonlethal: Annotated[bool, typer.Option(
+        "--nonlethal", help="Knock out instead of killing: Unconscious and Stable at 0 HP "
+        "(H5).")] = False,
+    allow_nonconforming: AllowNonconformingOpt = False,
+    state: StateOpt = None,
+    target: TargetOpt = None,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Roll damage (T1-T6); with --state/--target apply it (R1-R3, H1, H4, H5, H7).
+
+    Without a state it prints the amount and its derivation.
+    """
+    req = _amount_request("damage", "potential", dice, tick, mod, allow_nonconforming)
+    if crit:
+        req["critical"] = True
+    if type_ is not None:
+        req["damage_type"] = type_.strip().lower()
+    if nonlethal:
+        req["nonlethal"] = True
+    _run_amount(req, state=state, targets=target, output=output, in_place=in_place,
+                json_=json_, explain=explain, rolls=rolls, seed=seed)
+
+
+@app.command(epilog="Examples: linguo heal --tick moderate --dice 2d8 --mod cohesion=1 "
+                    "--rolls 5,6 | linguo heal --tick complete --state examples/state.yaml "
+                    "--target ayla -o new.yaml")
+def heal(
+    tick: Annotated[str, typer.Option("--tick", help="Healing tick (T2): none, tiny, low, "
+                                      "moderate, strong, small_mending, greater_mending, "
+                                      "small_regrowth, greater_regrowth, multiple_regrowth, "
+                                      "complete, resurrection.")],
+    dice: Annotated[str | None, typer.Option(
+        "--dice", help="Dice notation (none for complete; resurrection: dice or --amount).")
+    ] = None,
+    mod: Annotated[list[str] | None, typer.Option(
+        "--mod", help="cohesion=N (multiplied by the tick's multiplier, T7) or LABEL=N "
+        "(flat); repeatable.")] = None,
+    amount: Annotated[int | None, typer.Option(
+        "--amount", min=1, help="Resurrection: the HP its effect gives.")] = None,
+    allow_nonconforming: AllowNonconformingOpt = False,
+    state: StateOpt = None,
+    target: TargetOpt = None,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Roll healing (T2, T3, T7); with --state/--target apply it (H3, H8).
+
+    Healing never exceeds max HP, never restores temporary HP and does nothing
+    to the dead (tick resurrection brings them back).
+    """
+    req = _amount_request("heal", "cohesion", dice, tick, mod, allow_nonconforming)
+    if amount is not None:
+        req["amount"] = amount
+    _run_amount(req, state=state, targets=target, output=output, in_place=in_place,
+                json_=json_, explain=explain, rolls=rolls, seed=seed)
+
+
+@app.command("temp-hp", epilog="Example: linguo temp-hp examples/state.yaml --target ayla "
+                               "--amount 20 --keep new --in-place")
+def temp_hp(
+    state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
+    target: Annotated[list[str], typer.Option(
+        "--target", help="Id of an entity of the state; repeatable.")],
+    amount: Annotated[int, typer.Option("--amount", min=0, max=1_000_000,
+                                        help="Temporary HP granted.")],
+    keep: Annotated[str | None, typer.Option(
+        "--keep", help="With temporary HP left: old or new (default: the larger, H2).")
+    ] = None,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Grant temporary HP: one set only, never the sum (H2, H3)."""
+    if keep is not None and keep not in ("old", "new", "larger"):
+        raise typer.BadParameter(f"{keep!r} is not old or new", param_hint="'--keep'")
+    req: dict[str, Any] = {"kind": "temp_hp", "targets": list(target), "amount": amount,
+                           "keep": keep or "larger"}
+    run_state_request(req, load_state(state), output=output, in_place=in_place,
+                      as_json=json_, explain=explain)
+
+
+@app.command("death-save", epilog="Example: linguo death-save examples/state.yaml --entity "
+                                  "ayla --rolls 12 --in-place")
+def death_save(
+    state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
+    entity: Annotated[str, typer.Option("--entity", help="Id of the Dying entity.")],
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Roll one death saving throw for a Dying entity (H6): d20, 10+ succeeds."""
+    req: dict[str, Any] = {"kind": "death_save", "entity": entity}
+    run_state_request(req, load_state(state), output=output, in_place=in_place,
+                      as_json=json_, explain=explain, dice=dice_from_options(rolls, seed))
+
+
+# ---------------------------------------------------------------------------
+# Exact odds and tick design: no die is rolled
+
+odds_app = typer.Typer(
+    name="odds",
+    help="Exact odds of a check, attack or save (fractions and percentages, no die rolled); "
+    "for attacks also the expected damage per attack.\n\n"
+    "Example: linguo odds check --mod 5 --dc 15 --adv",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(odds_app, name="odds")
+
+
+def _run_odds(test: dict[str, Any], *, damage: dict[str, Any] | None = None,
+              as_json: bool, explain: bool) -> None:
+    req: dict[str, Any] = {"kind": "odds", "test": test}
+    if damage is not None:
+        req["damage"] = damage
+    run_request(req, name="<options>", as_json=as_json, explain=explain)
+
+
+@odds_app.command("check", epilog="Example: linguo odds check --mod 5 --dc 15 --adv --json")
+def odds_check(
+    dc: Annotated[int, typer.Option(
+        "--dc", min=-1_000_000, max=1_000_000, help="The DC to reach.")],
+    mod: ModOpt = None,
+    adv: AdvOpt = 0,
+    dis: DisOpt = 0,
+    noun: Annotated[str | None, typer.Option(
+        "--noun", help="A check about a Noun (D7): needs --knows 'Shape - NOUN' or "
+        "'Speak - NOUN'.")] = None,
+    knows: Annotated[list[str] | None, typer.Option(
+        "--knows", help="An idiom the entity knows; repeatable.")] = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Exact probability of each degree of an ability check (D1-D5, D7)."""
+    req = _test_request("check", mod, adv, dis)
+    req["dc"] = dc
+    if noun is not None:
+        req["noun"] = noun
+    if knows:
+        req["entity"] = {"idioms": list(knows)}
+    _run_odds(req, as_json=json_, explain=explain)
+
+
+@odds_app.command("attack", epilog="Examples: linguo odds attack --mod signature=5 --ac 15 | "
+                  "linguo odds attack --ac 15 --mod 5 --damage-dice 2d6+1 --tick moderate "
+                  "--damage-mod potential=3 --resist --distribution")
+def odds_attack(
+    ac: Annotated[int | None, typer.Option(
+        "--ac", min=-1_000_000, max=1_000_000, help="The target's AC.")] = None,
+    no_ac: Annotated[bool, typer.Option(
+        "--no-ac", help="The target has no AC: automatic hit, no die (A3).")] = False,
+    mod: ModOpt = None,
+    adv: AdvOpt = 0,
+    dis: DisOpt = 0,
+    ruling: Annotated[list[str] | None, typer.Option(
+        "--ruling", help="Alternative ruling: partial-success-hits (A1).")] = None,
+    damage_dice: Annotated[str | None, typer.Option(
+        "--damage-dice", help="Damage dice, e.g. 2d6+1: adds the exact expected damage per "
+        "attack (critical hits double the dice, T5).")] = None,
+    tick: Annotated[str | None, typer.Option(
+        "--tick", help="Damage tick of the dice (T1, T3), e.g. moderate; needed with "
+        "--damage-dice.")] = None,
+    damage_mod: Annotated[list[str] | None, typer.Option(
+        "--damage-mod", help="Damage modifier: potential=N (multiplied by the tick's "
+        "multiplier, T4) or LABEL=N (flat); repeatable. Without potential=N here, a --mod "
+        "labelled potential is also used as the damage Potential.")] = None,
+    resist: Annotated[bool, typer.Option(
+        "--resist", help="The target resists: each outcome halved, rounded down (R1).")] = False,
+    vuln: Annotated[bool, typer.Option(
+        "--vuln", help="The target is vulnerable: each outcome doubled (R1, R3).")] = False,
+    immune: Annotated[bool, typer.Option(
+        "--immune", help="The target is immune: no damage (R1).")] = False,
+    allow_nonconforming: Annotated[bool, typer.Option(
+        "--allow-nonconforming", help="Accept dice outside the tick's range, with a warning "
+        "(T3).")] = False,
+    distribution: Annotated[bool, typer.Option(
+        "--distribution", help="Show every damage amount per attack with its probability.")
+    ] = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Exact odds of an attack roll: each degree, hit, critical hit, critical miss
+    (D1-D5, A1-A3); with --damage-dice the exact damage per attack (T3-T5, R1-R3)."""
+    if (ac is None) == (not no_ac):
+        raise UsageError("give exactly one of --ac N or --no-ac")
+    req = _test_request("attack", mod, adv, dis)
+    req["ac"] = ac
+    for r in ruling or []:
+        if r != "partial-success-hits":
+            raise typer.BadParameter(f"unknown ruling {r!r}; known: partial-success-hits",
+                                     param_hint="'--ruling'")
+        req["partial_success_hits"] = True
+    damage: dict[str, Any] | None = None
+    if damage_dice is None:
+        if tick is not None or damage_mod or resist or vuln or immune or distribution \
+                or allow_nonconforming:
+            raise UsageError("damage options need --damage-dice DICE")
+    else:
+        if tick is None:
+            raise UsageError("--damage-dice needs --tick NAME (the damage tick of the dice)")
+        damage = {"dice": damage_dice, "tick": tick, "modifiers": []}
+        for m in parse_mods(damage_mod, "--damage-mod"):
+            if m["label"].lower() == "potential":
+                if "potential" in damage:
+                    raise UsageError("--damage-mod potential=N given twice")
+                damage["potential"] = m["value"]
+            else:
+                damage["modifiers"].append(m)
+        if "potential" not in damage:
+            attack_potential = [m for m in req["modifiers"] if m["label"].lower() == "potential"]
+            if attack_potential:
+                damage["potential"] = sum(m["value"] for m in attack_potential)
+        for flag, on in (("resistant", resist), ("vulnerable", vuln), ("immune", immune),
+                         ("allow_nonconforming", allow_nonconforming),
+                         ("distribution", distribution)):
+            if on:
+                damage[flag] = True
+    _run_odds(req, damage=damage, as_json=json_, explain=explain)
+
+
+@odds_app.command("save", epilog="Example: linguo odds save --mod constitution=1 --dc 14 --dis")
+def odds_save(
+    dc: Annotated[int, typer.Option(
+        "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")],
+    mod: ModOpt = None,
+    adv: AdvOpt = 0,
+    dis: DisOpt = 0,
+    no_ability: Annotated[bool, typer.Option(
+        "--no-ability", help="No score for the save's ability: automatic failure (S2).")] = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Exact probability of each degree of a saving throw (D1-D5, S1-S2)."""
+    req = _test_request("save", mod, adv, dis)
+    req["dc"] = dc
+    if no_ability:
+        req["no_ability"] = True
+    _run_odds(req, as_json=json_, explain=explain)
+
+
+@app.command("ticks", epilog="Examples: linguo ticks 2d6+1 | linguo ticks 3d6 --tick low | "
+             "linguo ticks --suggest moderate | linguo ticks 2d8 --healing --tick moderate")
+def ticks_command(
+    expr: Annotated[str | None, typer.Argument(
+        metavar="DICE", help="Dice notation, e.g. 2d6+1 or 4d6kh3.")] = None,
+    tick: Annotated[str | None, typer.Option(
+        "--tick", help="Check the dice against this tick: exit 4 when they do not conform "
+        "(T3).")] = None,
+    suggest: Annotated[str | None, typer.Option(
+        "--suggest", help="List simple dice whose expected value conforms to this tick.")
+    ] = None,
+    healing: Annotated[bool, typer.Option(
+        "--healing", help="--tick and --suggest name healing ticks (T2), not damage ticks.")
+    ] = False,
+    limit: Annotated[int, typer.Option(
+        "--limit", min=1, max=100, help="At most this many suggestions.")] = 10,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Tick design: exact expected value, minimum and maximum of dice and every damage
+    and healing tick they conform to (T1-T3); check one tick or get suggestions."""
+    if expr is None and suggest is None:
+        raise UsageError("give DICE, --suggest TICK, or both")
+    if tick is not None and expr is None:
+        raise UsageError("--tick needs DICE")
+    req: dict[str, Any] = {"kind": "ticks"}
+    if expr is not None:
+        req["dice"] = expr
+    if tick is not None:
+        req["tick"] = tick
+    if suggest is not None:
+        req["suggest"] = suggest
+        req["limit"] = limit
+    if healing:
+        req["healing"] = True
+    run_request(req, name="<options>", as_json=json_, explain=explain)
+
+
+# ---------------------------------------------------------------------------
+# The golden conformance suite: linguo golden check|export, verify, adapter
+
+golden_app = typer.Typer(
+    name="golden",
+    help=(
+        "The golden conformance suite: check it against its contract, export it as JSON.\n\n"
+        "Example: linguo golden check"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(golden_app, name="golden")
+
+SuiteArg = Annotated[str | None, typer.Argument(
+    metavar="DIR", help="Suite folder (default: the suite shipped with linguo).",
+    show_default=False)]
+
+
+def _suite_dir(path: str | None) -> Any:
+    from pathlib import Path
+
+    from linguo_cli import golden
+
+    return golden.require_suite(Path(path) if path else golden.default_suite_dir())
+
+
+@golden_app.command("check", epilog="Example: linguo golden check golden/")
+def golden_check(suite: SuiteArg = None, json_: JsonOpt = False) -> None:
+    """Check the suite: schema, JSON-compatible YAML, unique ids and
+    descriptions, known example and rule IDs, and that every worked example
+    (EXAMPLES.yaml) and rule ID (RULES.yaml) has a case. Exit 1 on any problem."""
+    import json
+
+    from linguo_cli import golden
+
+    report = golden.check_suite(_suite_dir(suite))
+    if json_:
+        typer.echo(json.dumps(golden.check_json(report), indent=2, ensure_ascii=False))
+    else:
+        for line in golden.check_lines(report):
+            typer.echo(line)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@golden_app.command("export", epilog="Example: linguo golden export --json /tmp/golden-json")
+def golden_export(
+    json_dir: Annotated[str, typer.Option(
+        "--json", metavar="DIR", help="Write the suite as JSON files below DIR.")],
+    suite: SuiteArg = None,
+) -> None:
+    """Write the suite as JSON: the same cases, file for file (x.yaml -> x.json)."""
+    from pathlib import Path
+
+    from linguo_cli import golden
+
+    written = golden.export_json(_suite_dir(suite), Path(json_dir))
+    typer.echo(f"wrote {len(written)} files below {json_dir}")
+
+
+@app.command(epilog=(
+    "Examples: linguo verify; linguo verify --impl 'node my-engine.js' --junit report.xml; "
+    "linguo verify --impl 'linguo adapter --batch' --batch --filter tests/"))
+def verify(
+    suite: SuiteArg = None,
+    impl: Annotated[str | None, typer.Option(
+        "--impl", metavar="COMMAND",
+        help="Run the cases against this program instead of linguo: one request as JSON "
+        "on its stdin, its result as JSON on stdout, a non-zero exit code for an error "
+        "(golden/README.md, Adapter protocol).")] = None,
+    batch: Annotated[bool, typer.Option(
+        "--batch", help="Start --impl once and speak JSON lines: hello line first, then one "
+        "request per line, one answer per line ({\"error\": CODE} for an error).")] = False,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", metavar="SECONDS", help="Time allowed per case.")] = 10.0,
+    filter_: Annotated[list[str] | None, typer.Option(
+        "--filter", metavar="PATTERN", help="Only cases citing this example/rule ID, with "
+        "this case id, under this path prefix, or matching this glob on file::id; "
+        "repeatable.")] = None,
+    junit: Annotated[str | None, typer.Option(
+        "--junit", metavar="FILE", help="Also write a JUnit XML report.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run the golden suite against linguo or another implementation; print
+    every failure as file::id: path: expected X, got Y. Exit 1 if any case fails."""
+    from linguo_cli import golden
+
+    code = golden.verify(_suite_dir(suite), impl=impl, batch=batch, timeout=timeout,
+                         filters=filter_, junit=junit, quiet=quiet)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command(epilog="Example: echo '{\"kind\": \"check\", \"dc\": 10, \"rolls\": [12]}' | "
+             "linguo adapter")
+def adapter(batch: Annotated[bool, typer.Option(
+        "--batch", help="JSON lines: hello line, then one request per line.")] = False) -> None:
+    """The reference adapter: linguo speaking the golden adapter protocol
+    (request JSON on stdin, result JSON on stdout, exit code for errors)."""
+    from linguo_cli import golden
+
+    code = golden.serve(batch)
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------
+# Casting and overclocking (rules F1-F5, S3, C1-C2)
+
+
+def _catalog_entries(kind: str, path: str | None) -> list[dict[str, Any]] | None:
+    """Load an idiom or condition catalog file (checked with places in that
+    file) as the entries a request inlines; ``None`` without a file."""
+    if path is None:
+        return None
+    from linguo_cli import state_io
+
+    doc = state_io.load(path)
+    if kind == "idioms":
+        from linguo_cli import idioms as idioms_mod
+
+        return idioms_mod.load_catalog(doc.data, name=doc.name, document=doc).as_list()
+    from linguo_cli import conditions as conditions_mod
+
+    return conditions_mod.load_catalog(doc.data, name=doc.name, document=doc).as_list()
+
+
+IdiomsOpt = Annotated[str | None, typer.Option(
+    "--idioms", help="Idiom catalog file used instead of the defaults (see examples/idioms.yaml).")]
+ConditionsOpt = Annotated[str | None, typer.Option(
+    "--conditions", help="Condition catalog file (C2) used instead of the defaults.")]
+
+
+@app.command(epilog="Example: linguo cast examples/cast-state.yaml --caster ayla --idiom "
+                    "'Hurl - Fire' --upcast 2 --target goblin --rolls 14,3,5")
+def cast(
+    state: Annotated[str, typer.Argument(help="State file (YAML or JSON); - for stdin.")],
+    caster: Annotated[str, typer.Option("--caster", help="Id of the casting entity.")],
+    idiom: Annotated[str, typer.Option("--idiom", help="Idiom name, e.g. 'Hurl - Fire' or "
+                                                       "Smith.")],
+    upcast: Annotated[int, typer.Option(
+        "--upcast", min=0, max=100, help="Extra Flux points above the base cost (F3).")] = 0,
+    overclock: Annotated[bool, typer.Option(
+        "--overclock", help="Overclock when short of Flux (F4); no Adjectives then.")] = False,
+    adjective: Annotated[list[str] | None, typer.Option(
+        "--adjective", help="An Adjective of the idiom; repeatable.")] = None,
+    target: Annotated[list[str] | None, typer.Option(
+        "--target", help="Target entity id; repeatable, in order.")] = None,
+    mod: Annotated[list[str] | None, typer.Option(
+        "--mod", help="Modifier LABEL=N on the attack roll; repeatable.")] = None,
+    amount_mod: Annotated[list[str] | None, typer.Option(
+        "--amount-mod", help="Flat modifier LABEL=N on the damage or healing; repeatable.")
+    ] = None,
+    adv: AdvOpt = 0,
+    dis: DisOpt = 0,
+    nonlethal: Annotated[bool, typer.Option(
+        "--nonlethal", help="Declare the damage nonlethal (H5).")] = False,
+    idioms: IdiomsOpt = None,
+    conditions: ConditionsOpt = None,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Cast an idiom from a state file: cost, upcast cap, Flux, overclocking and
+    the effect (rules F1-F5, S3, then the d20, damage and healing rules).
+
+    Dice order: the attack d20 (or each target's save d20, in target order),
+    then the damage or healing dice. An illegal cast exits 4 and writes nothing.
+    """
+    state_doc = load_state(state)
+    req: dict[str, Any] = {"kind": "cast", "caster": caster, "idiom": idiom}
+    if upcast:
+        req["upcast"] = upcast
+    if overclock:
+        req["overclock"] = True
+    if adjective:
+        req["adjectives"] = list(adjective)
+    if target:
+        req["targets"] = list(target)
+    if mod:
+        req["modifiers"] = parse_mods(mod)
+    if amount_mod:
+        req["amount_modifiers"] = parse_mods(amount_mod, "--amount-mod")
+    if adv:
+        req["advantage"] = True
+    if dis:
+        req["disadvantage"] = True
+    if nonlethal:
+        req["nonlethal"] = True
+    for key, path in (("idioms", idioms), ("conditions", conditions)):
+        entries = _catalog_entries(key, path)
+        if entries is not None:
+            req[key] = entries
+    run_state_request(req, state_doc, output=output, in_place=in_place, as_json=json_,
+                      explain=explain, dice=dice_from_options(rolls, seed))
+
+
+@app.command("overclock", epilog="Example: linguo overclock --cost 7 --flux 3")
+def overclock_command(
+    cost: Annotated[int, typer.Option("--cost", min=0, max=100,
+                                      help="Final Flux cost of the cast.")],
+    flux: Annotated[int, typer.Option("--flux", min=0, max=1000,
+                                      help="Flux the caster has before casting.")],
+    exhaustion: Annotated[int, typer.Option(
+        "--exhaustion", min=0, max=5, help="Exhaustion tiers already held.")] = 0,
+    conditions: ConditionsOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Show the overclocking row for a cost and the Flux at hand, and what it
+    does (rules F4, F5), as a one-off."""
+    req: dict[str, Any] = {"kind": "overclock", "cost": cost, "flux": flux}
+    if exhaustion:
+        req["exhaustion"] = exhaustion
+    entries = _catalog_entries("conditions", conditions)
+    if entries is not None:
+        req["conditions"] = entries
+    run_request(req, name="<options>", as_json=json_, explain=explain)

@@ -105,9 +105,292 @@ def _generic_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"[bold]{escape(str(key))}[/bold]: {escape(str(text))}")
 
 
+def _turn_text(console: Any, r: dict[str, Any]) -> None:
+    """One compact table per turn: each step with its costs and what is left."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    for t in r.get("turns") or []:
+        table = Table(title=f"Turn {t['turn']}: {escape(str(t['entity']))}"
+                      + (" (check only)" if r.get("check") else ""),
+                      title_justify="left", box=None, pad_edge=False)
+        for col in ("#", "step", "AP", "m", "AP left", "m left", "hands", "flux", "reaction",
+                    "events"):
+            table.add_column(col, justify="right" if col not in ("step", "events") else "left",
+                             overflow="fold")
+
+        def row(num: str, label: str, rec: dict[str, Any], ap: str, mv: str,
+                table: Any = table) -> None:
+            left = rec.get("remaining") or {}
+            events = ", ".join(str(e) for e in rec.get("events") or [])
+            table.add_row(num, escape(label), ap, mv, str(left.get("action_points", "")),
+                          str(left.get("movement", "")), str(left.get("hands_free", "")),
+                          str(left.get("flux", "")),
+                          {True: "yes", False: "no"}.get(left.get("reaction_available"), ""),
+                          escape(events))
+
+        row("", "start of turn", t.get("start") or {}, "", "")
+        for s in t.get("steps") or []:
+            what = s.get("name") or s.get("idiom") or s.get("target") or s.get("entity")
+            label = s["kind"].replace("_", " ") + (f" {what}" if what else "")
+            row(str(s["step"]), label, s, str(s.get("action_points", "")),
+                str(s.get("movement", "")))
+        end = dict(t.get("end") or {})
+        end["remaining"] = t.get("remaining")
+        row("", "end of turn", end, "", "")
+        console.print(table)
+
+
+def _hp_text(console: Any, r: dict[str, Any]) -> None:
+    """Damage, heal, temp_hp, death_save: the amount and its parts, then one
+    line per entity touched (HP before -> after, events)."""
+    from rich.markup import escape
+
+    kind = r["kind"]
+    if kind in ("damage", "heal"):
+        word = "Damage" if kind == "damage" else "Healing"
+        if r.get("full_restoration"):
+            line = f"{word} ({r['tick']}): full restoration to max HP"
+        else:
+            parts = []
+            if r.get("rolled_dice"):
+                faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x")
+                                  for f in r["faces"])
+                parts.append(f"{r['rolled_dice']} [{faces}] = {r['dice_total']}")
+            if r.get("multiplier") and r.get("ability_modifier"):
+                parts.append(f"{r['ability']} {r['ability_modifier']:+d} x {r['multiplier']}")
+            parts.extend(f"{escape(m['label'])} {m['value']:+d}" for m in r.get("modifiers", []))
+            what = " + ".join(parts) or f"{r['amount']} HP given"
+            extra = [r["tick"]] + (["critical hit"] if r.get("critical") else [])
+            if r.get("damage_type"):
+                extra.append(str(r["damage_type"]))
+            total = "" if not parts or (len(parts) == 1 and r.get("rolled_dice") and r[
+                "amount"] == r["dice_total"]) else f" = [bold]{r['amount']}[/bold]"
+            line = f"{word}: {what}{total} ({', '.join(extra)})"
+        console.print(line)
+        for w in r.get("warnings") or []:
+            console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    elif kind == "temp_hp":
+        console.print(f"Temporary HP: {r['amount']} granted (keep {r['keep']})")
+    else:
+        console.print(f"Death saving throw: d20 {r['natural']}: {r['outcome'].replace('_', ' ')}")
+    for eid, rep in (r.get("entities") or {}).items():
+        b, a = rep["before"], rep["after"]
+        text = f"  {escape(eid)}: HP {b['hp']} -> {a['hp']}/{a['max_hp']}"
+        if b["temp_hp"] or a["temp_hp"]:
+            text += f", temp HP {b['temp_hp']} -> {a['temp_hp']}"
+        ds = a["death_saves"]
+        if ds["successes"] or ds["failures"]:
+            text += f", death saves {ds['successes']} ok / {ds['failures']} failed"
+        if rep.get("events"):
+            text += "  [bold]" + escape(", ".join(rep["events"])) + "[/bold]"
+        console.print(text)
+
+
+def _bar(p: Any, width: int = 32) -> str:
+    """A horizontal bar of ``width`` cells for a probability, in eighths of a cell."""
+    from fractions import Fraction
+
+    eighths = round(Fraction(p) * width * 8)
+    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+
+
+def _approx(text: str) -> str:
+    """``"49/16"`` -> ``"49/16 (about 3.06)"`` (display only; the fraction is exact)."""
+    from fractions import Fraction
+
+    value = Fraction(text)
+    if value.denominator == 1:
+        return text
+    hundredths = round(value * 100)
+    sign = "-" if hundredths < 0 else ""
+    return f"{text} (about {sign}{abs(hundredths) // 100}.{abs(hundredths) % 100:02d})"
+
+
+def _odds_text(console: Any, r: dict[str, Any]) -> None:
+    """Exact odds: a bar chart of the six degrees (best first), then hit,
+    critical hit and critical miss for attacks, then expected damage."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = r["test"]
+    title = _KIND_TITLE.get(t["kind"], t["kind"])
+    target = {"check": "DC", "attack": "AC", "save": "save DC"}[t["kind"]]
+    if t["dice"] is None:
+        what = ("no AC: automatic hit, no die" if t["automatic"] == "no_ac"
+                else "no ability score: automatic failure, no die")
+    else:
+        mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                       f"{escape(m['label'])}" for m in t["modifiers"])
+        what = f"{t['dice']}{mods} vs {target} {t['target']}"
+    console.print(f"[bold]{title} odds[/bold]: {what}")
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column()
+    table.add_column()
+    table.add_column(justify="right")
+    table.add_column(justify="right")
+    for label in reversed(list(r["degrees"])):
+        p = r["degrees"][label]
+        table.add_row(degree_markup(label), f"[{_DEGREE_STYLE.get(label, 'bold')}]"
+                      f"{_bar(p['probability'])}[/]", f"{p['percent']}%", p["probability"])
+    console.print(table)
+    s = r["success"]
+    console.print(f"Total >= {target}: {s['percent']}% ({s['probability']})")
+    if t["kind"] == "attack":
+        console.print("  ".join(
+            f"{name}: [bold]{r[key]['percent']}%[/bold] ({r[key]['probability']})"
+            for key, name in (("hit", "Hit"), ("critical_hit", "critical hit"),
+                              ("critical_miss", "critical miss"))))
+    d = r.get("damage")
+    if d:
+        parts = [d["dice"], f"Potential {d['potential']:+d} x {d['multiplier']}"]
+        parts += [f"{escape(m['label'])} {m['value']:+d}" for m in d["modifiers"]]
+        flags = [w for w, on in (("immune", d["immune"]), ("resistant", d["resistant"]),
+                                 ("vulnerable", d["vulnerable"])) if on]
+        console.print(f"[bold]Damage[/bold] ({d['tick']} tick{', ' if flags else ''}"
+                      f"{', '.join(flags)}): {' + '.join(parts)}; critical hit "
+                      f"{d['critical_dice']}")
+        console.print(f"Expected damage per attack: [bold]{_approx(d['expected'])}[/bold]; "
+                      f"on a hit {_approx(d['expected_on_hit'])}, on a critical hit "
+                      f"{_approx(d['expected_on_critical_hit'])}; range "
+                      f"{d['minimum']}-{d['maximum']}")
+        if d.get("distribution"):
+            dist = Table(box=None, show_header=False, pad_edge=False)
+            dist.add_column(justify="right")
+            dist.add_column()
+            dist.add_column(justify="right")
+            dist.add_column(justify="right")
+            for row in d["distribution"]:
+                dist.add_row(str(row["amount"]), _bar(row["probability"]),
+                             f"{row['percent']}%", row["probability"])
+            console.print(dist)
+    for w in r.get("warnings") or []:
+        console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+
+
+def _ticks_text(console: Any, r: dict[str, Any]) -> None:
+    """Tick design: expected value and conforming ticks, then suggestions."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from linguo_cli.ticks import get_tick
+
+    def titles(names: list[str], healing: bool) -> str:
+        return ", ".join(f"{(t := get_tick(n, healing)).title} ({t.range_text()})"
+                         for n in names) or "none"
+
+    if "dice" in r:
+        console.print(f"[bold]{escape(r['dice'])}[/bold]: expected value "
+                      f"[bold]{_approx(r['expected_value'])}[/bold], minimum {r['minimum']}, "
+                      f"maximum {r['maximum']}")
+        console.print(f"Damage ticks: {titles(r['damage_ticks'], False)}")
+        console.print(f"Healing ticks: {titles(r['healing_ticks'], True)}")
+    if "tick" in r:
+        t = r["tick"]
+        console.print(f"[bold green]Conforms[/bold green] to the {t['title']} "
+                      f"{'healing' if t['healing'] else 'damage'} tick ({t['range']}, "
+                      f"multiplier {t['multiplier']})")
+    s = r.get("suggestions")
+    if s:
+        table_name = "healing" if s["healing"] else "damage"
+        console.print(f"[bold]Dice for the {get_tick(s['tick'], s['healing']).title} "
+                      f"{table_name} tick[/bold] ({s['range']}): {escape(s['note'])}")
+        table = Table(box=None, pad_edge=False)
+        for col in ("dice", "expected", "min", "max", "off by"):
+            table.add_column(col, justify="left" if col == "dice" else "right")
+        for d in s["dice"]:
+            table.add_row(d["dice"], d["expected_value"], str(d["minimum"]),
+                          str(d["maximum"]), d["distance"])
+        if s["dice"]:
+            console.print(table)
+
+
+def _consequence_line(c: dict[str, Any]) -> str:
+    """One line for an overclocking consequence (F4, F5)."""
+    parts = [f"{n['name']}" + ("" if n["turns"] is None else f" for {n['turns']} turn(s)")
+             for n in c["conditions"]]
+    if c["exhaustion_gained"]:
+        parts.append(f"Exhaustion {c['exhaustion_before']} -> {c['exhaustion_after']}")
+    if c["dead"]:
+        death = c["death"] or {}
+        parts.append("[bold red]DIES[/bold red] (" + str(death.get("cause", "")).replace("_", " ")
+                     + (f", resurrection {death['resurrection'].replace('_', ' ')}"
+                        if death.get("resurrection") else "") + ")")
+    return ", ".join(parts) or "nothing"
+
+
+def _cast_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    sample = " (sample idiom)" if r.get("sample") else ""
+    console.print(f"[bold]{escape(r['caster'])}[/bold] casts [bold]{escape(r['idiom'])}"
+                  f"[/bold]{sample}: cost {r['base_cost']}"
+                  + (f" + upcast {r['upcast']} = {r['final_cost']}" if r["upcast"] else "")
+                  + f" (cap {r['cap']}: {', '.join(r['cap_set_by'])}"
+                  + ("" if r["cap_applies"] else ", not applied without upcast") + ")")
+    line = f"Flux {r['flux_before']} -> {r['flux_after']}"
+    if r["overclocked"]:
+        line += f"  [bold yellow]OVERCLOCKED[/bold yellow], {r['missing']} missing"
+    console.print(line)
+    for a in r.get("adjectives") or []:
+        console.print(f"Adjective {escape(a['name'])}: {escape(a['effect'])} (not enforced)")
+    if r.get("save_dc") is not None:
+        console.print(f"save DC {r['save_dc']}")
+    for t in r.get("tests") or []:
+        if t["natural"] is None:
+            what = "no die rolled"
+        else:
+            what = f"d20 {t['natural']} = {t['total']} vs {t['target']}"
+        verdict = degree_markup(t["degree"])
+        if t["kind"] == "attack":
+            verdict += "  HIT" if t.get("hit") else "  MISS"
+        console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
+    amount = r.get("amount")
+    if amount:
+        word = "healing" if "full_restoration" in amount else "damage"
+        shown = "max HP" if amount.get("amount") is None else str(amount["amount"])
+        console.print(f"  {word} {escape(str(amount.get('rolled_dice') or '-'))} "
+                      f"({amount['tick']}): [bold]{shown}[/bold]")
+    if r.get("check_bonus"):
+        cb = r["check_bonus"]
+        console.print(f"  {cb['value']:+d} to {escape(cb['applies_to'])}")
+    for eid, e in (r.get("entities") or {}).items():
+        b, a = e["before"], e["after"]
+        changes = [f"{k} {b[k]} -> {a[k]}" for k in ("hp", "flux", "exhaustion")
+                   if b.get(k) != a.get(k)]
+        events = ", ".join(e.get("events") or [])
+        console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
+                      + (f"  \\[{escape(events)}]" if events else ""))
+    if r.get("consequence"):
+        console.print("Overclocking: " + _consequence_line(r["consequence"]))
+    for n in r.get("notes") or []:
+        console.print(f"[yellow]note:[/yellow] {escape(n)}")
+
+
+def _overclock_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    console.print(f"cost {r['cost']} with {r['flux_before']} Flux: "
+                  + (f"{r['missing']} missing" if r["overclocked"] else "no overclocking needed"))
+    if r["overclocked"]:
+        console.print(f"row {r['missing']}: {escape(r['row']['text'])}")
+        console.print("effect: " + _consequence_line(r))
+    for n in r.get("notes") or []:
+        console.print(f"[yellow]note:[/yellow] {escape(n)}")
+
+
 #: result kind -> text renderer ``(console, result) -> None``.
 TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "check": _test_text,
     "attack": _test_text,
     "save": _test_text,
+    "turn": _turn_text,
+    "damage": _hp_text,
+    "heal": _hp_text,
+    "temp_hp": _hp_text,
+    "death_save": _hp_text,
+    "odds": _odds_text,
+    "ticks": _ticks_text,
+    "cast": _cast_text,
+    "overclock": _overclock_text,
 }

@@ -14,10 +14,8 @@ dispatches (lazily, so a check never imports the turn engine).
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable, Mapping
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from linguo_cli.checks import TestRequest, resolve_test
@@ -32,6 +30,15 @@ HANDLERS: dict[str, str] = {
     "check": "linguo_cli.requests:resolve_test_request",
     "attack": "linguo_cli.requests:resolve_test_request",
     "save": "linguo_cli.requests:resolve_test_request",
+    "turn": "linguo_cli.turn:resolve_turn_request",
+    "damage": "linguo_cli.damage:resolve_damage_request",
+    "heal": "linguo_cli.damage:resolve_heal_request",
+    "temp_hp": "linguo_cli.damage:resolve_temp_hp_request",
+    "death_save": "linguo_cli.damage:resolve_death_save_request",
+    "odds": "linguo_cli.odds:resolve_odds_request",
+    "ticks": "linguo_cli.odds:resolve_ticks_request",
+    "cast": "linguo_cli.flux:resolve_cast_request",
+    "overclock": "linguo_cli.flux:resolve_overclock_request",
 }
 
 
@@ -40,6 +47,12 @@ def handler_for(kind: str) -> Handler:
     target = HANDLERS.get(kind)
     if target is None:
         raise InputError(Diagnostic("request", "kind", f"unknown request kind {kind!r}"))
+    return _import_handler(target)
+
+
+@cache
+def _import_handler(target: str) -> Handler:
+    """``"module:function"`` -> the function (imported once per target)."""
     module, _, func = target.partition(":")
     fn: Handler = getattr(importlib.import_module(module), func)
     return fn
@@ -73,11 +86,11 @@ def modifiers_from(items: list[Mapping[str, Any]] | None) -> tuple[Modifier, ...
 
 @cache
 def published_idioms() -> dict[str, tuple[str, str]]:
-    """Idioms published under their own names: name -> (Verb, Noun) (D7)."""
-    text = resources.files("linguo_cli").joinpath("data/published_idioms.json").read_text(
-        encoding="utf-8")
-    data = json.loads(text)["idioms"]
-    return {name: (v["verb"], v["noun"]) for name, v in data.items()}
+    """Idioms of the default idiom catalog that carry their own names (not
+    ``Verb - Noun``): name -> (Verb, Noun) (D7), e.g. Smith -> (Shape, Flux)."""
+    from linguo_cli.idioms import default_catalog
+
+    return {i.name: (i.verb, i.noun) for i in default_catalog().idioms if " - " not in i.name}
 
 
 def idiom_verb_noun(name: str) -> tuple[str, str] | None:
