@@ -288,7 +288,7 @@ def resolve(
 # Requests that change a state file (damage, heal, cast, turn, ...)
 
 OutputOpt = Annotated[str | None, typer.Option(
-    "-o", "--output", help="Write the updated state to this file (atomically).")]
+    "-o", "--output", help="Write the updated state to this file (atomically); - for stdout.")]
 InPlaceOpt = Annotated[bool, typer.Option(
     "--in-place", help="Write the updated state back into the state file (atomically).")]
 
@@ -330,7 +330,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
     state_io.update_entities(state_doc, before, after)  # the document: comments kept
     text = state_io.dump_document(state_doc)
-    target = state_doc.name if in_place else output
+    target = state_doc.name if in_place else (None if output == "-" else output)
     if in_place and state_doc.name == "<stdin>":
         raise UsageError("--in-place needs a state file, not stdin")
     if target:

@@ -315,6 +315,11 @@ def parse(text: str, *, field: str = "dice") -> DiceExpression:
         if pos >= len(text):
             break
         m = _TOKEN.match(text, pos)
+        leading_sign = m is not None and m.group("op") is not None and not seen_any and sign == 1
+        if leading_sign and m is not None and m.group("op") == "-":
+            sign = -1  # a leading minus, as in -1d4+5
+            pos = m.end()
+            continue
         if m is None or (m.group("op") is None) != expect_term:
             what = "a term such as 2d6 or 3" if expect_term else "'+' or '-'"
             raise _notation_error(field, pos + 1, f"expected {what}, found {text[pos]!r}")

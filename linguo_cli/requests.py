@@ -67,6 +67,9 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
     left unused, :class:`InputError` for semantic errors.
     """
     if dice is None:
+        if request.get("rolls") is not None and request.get("seed") is not None:
+            raise InputError(Diagnostic(
+                "request", "seed", "give rolls or seed, not both (rolls would be used)"))
         dice = make_source(request.get("rolls"), request.get("seed"))
     result = handler_for(str(request.get("kind")))(request, dice)
     dice.finish()
