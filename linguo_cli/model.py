@@ -80,10 +80,15 @@ def ability_modifier_from_score(score: int) -> int:
 # Entities of a state file (schemas/state.schema.json)
 
 
-def metres(value: Fraction) -> int | float:
-    """A distance for output: an int when whole, else a float with an exact
-    binary value (multiples of 0.5 are)."""
-    return int(value) if value.denominator == 1 else float(value)
+def metres(value: Fraction) -> int | float | str:
+    """A distance in metres for output, always exact: an int when whole
+    (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
+    the denominator is a power of two), else a fraction string (``"10/3"``)."""
+    if value.denominator == 1:
+        return int(value)
+    if value.denominator & (value.denominator - 1) == 0:
+        return float(value)
+    return f"{value.numerator}/{value.denominator}"
 
 
 @dataclass(frozen=True, slots=True)

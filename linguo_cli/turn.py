@@ -340,7 +340,11 @@ class TurnEngine:
         # H6: death save.
         if e.has("Dying") and not e.has("Stable") and not e.dead:
             out["death_save"] = self.death_save(eid)
+            events.extend(out["death_save"].get("events", []))
             e = self.entities[eid]
+            if e.dead:  # the third failure: the turn it was starting is not taken
+                e = replace(e, action_points=0, movement=Fraction(0))
+                self.put(e)
         # C2: condition effects held now (after the death save, which may wake).
         if not e.dead:
             e = self.apply_turn_effects(e)
