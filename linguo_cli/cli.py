@@ -63,12 +63,13 @@ class LinguoGroup(TyperGroup):
         try:
             rv = super().main(*args, **kwargs)
         except ClickException as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None):
-                typer.echo(exc.ctx.get_help())  # bare `linguo` (or a bare group): its help
+            ctx: Any = getattr(exc, "ctx", None)  # usage errors carry their context
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help())  # bare `linguo` (or a bare group): its help
                 sys.exit(0)
             message = " ".join(exc.format_message().split())
-            where = f" (see '{exc.ctx.command_path} --help')" if getattr(
-                exc, "ctx", None) is not None and exc.ctx.parent is not None else ""
+            where = (f" (see '{ctx.command_path} --help')"
+                     if ctx is not None and ctx.parent is not None else "")
             typer.echo(f"linguo: usage error: {message}{where}", err=True)
             sys.exit(2)
         except typer.Abort:
@@ -325,7 +326,8 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     try:
         result = requests.resolve(request, dice)
     except InputError as exc:
-        raise state_io.locate_errors(exc, None, state_doc) from None
+        raise state_io.locate_errors(exc, state_io.Document("<options>", request),
+                                     state_doc) from None
     before = state_io.entities_of(state_doc)
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
     state_io.update_entities(state_doc, before, after)  # the document: comments kept

@@ -145,8 +145,8 @@ def _keep_highest_ways(count: int, sides: int, keep: int) -> _Weights:
     """
     if keep >= count:
         return _sum_ways(count, sides)
-    states = keep + sides * keep * (keep - 1) // 2  # (placed, kept sum) pairs below keep
-    work = sides * states * (count + 1)
+    pairs = keep + sides * keep * (keep - 1) // 2  # (placed, kept sum) pairs below keep
+    work = sides * pairs * (count + 1)
     if work > MAX_WORK:
         raise _too_large(f"{count}d{sides}kh{keep}", work)
     states: dict[tuple[int, int], int] = {(0, 0): 1}

@@ -95,6 +95,10 @@ def _test_text(console: Any, r: dict[str, Any]) -> None:
     console.print(verdict)
 
 
+def _yes_no(value: Any) -> str:
+    return "yes" if value is True else "no" if value is False else ""
+
+
 def _generic_text(console: Any, r: dict[str, Any]) -> None:
     from rich.markup import escape
 
@@ -126,7 +130,7 @@ def _turn_text(console: Any, r: dict[str, Any]) -> None:
             table.add_row(num, escape(label), ap, mv, str(left.get("action_points", "")),
                           str(left.get("movement", "")), str(left.get("hands_free", "")),
                           str(left.get("flux", "")),
-                          {True: "yes", False: "no"}.get(left.get("reaction_available"), ""),
+                          _yes_no(left.get("reaction_available")),
                           escape(events))
 
         row("", "start of turn", t.get("start") or {}, "", "")

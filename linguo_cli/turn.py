@@ -133,7 +133,7 @@ def stand_up_cost(entity: Entity) -> Fraction:
 # The engine
 
 
-def _num(value: Fraction | int) -> int | float:
+def _num(value: Fraction | int) -> int | float | str:
     return metres(Fraction(value))
 
 
