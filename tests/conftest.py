@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from linguo_cli.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis profiles: "ci" (bounded, deterministic; tox sets it, and it is the
+# default) and "long" (the fuzz campaign, tox -e fuzz). Tests with their own
+# @settings keep their own example counts.
+settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=100_000, deadline=None, database=None,
+                          suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @dataclass

@@ -1,0 +1,538 @@
+"""Fuzzing machinery shared by ``tests/test_fuzz.py`` (bounded, in CI) and
+``tests/fuzz_campaign.py`` (the long campaign).
+
+* :func:`request_kinds` - every kind of ``schemas/request.schema.json`` that
+  has a handler in :data:`linguo_cli.requests.HANDLERS` (new kinds are fuzzed
+  as soon as they are registered).
+* :func:`from_schema` - a hypothesis strategy built from one of our JSON
+  Schemas (types, ranges, patterns, enums, required/optional properties,
+  ``$ref``, ``oneOf``/``anyOf``, ``if``/``then`` dispatch); :func:`requests`
+  and :func:`states` add the semantic fix-ups a real document has (hp within
+  max_hp, existing target ids, ...), so most generated inputs get to a rule.
+* :func:`mutated_texts` - valid documents broken on purpose (wrong types,
+  removed keys, huge numbers, strings in number places, deep nesting, control
+  characters, text cuts), written as JSON or YAML.
+* :func:`check_resolution` and :func:`check_text` - the properties asserted
+  for every input: no exception other than a :class:`LinguoError` escapes,
+  every resource of a result state stays in range, resolution is
+  deterministic given the faces, and refused documents name their place.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from hypothesis import strategies as st
+
+from linguo_cli import requests, state_io
+from linguo_cli.dice import ScriptedDice, SeededDice
+from linguo_cli.errors import InputError, LinguoError
+
+#: Keys whose string value names an entity of the inline state.
+REF_KEYS = frozenset({"target", "caster", "entity", "attacker", "source", "healer", "actor",
+                      "entity_id"})
+#: Keys whose list of strings names entities of the inline state.
+REF_LIST_KEYS = frozenset({"targets", "entities_ids"})
+#: Name used for fuzzed documents in diagnostics.
+NAME = "<fuzz>"
+PLACE = re.compile(r"^<fuzz>:\d+:\d+$")
+#: Diagnostics of a whole document that legitimately have no line:col.
+WHOLE_DOCUMENT = ("empty document", "more errors not shown", "larger than")
+
+SAFE_TEXT = st.characters(blacklist_categories=("Cc", "Cs"))
+
+
+class Escaped(AssertionError):
+    """An exception other than a LinguoError escaped (a bug)."""
+
+
+# ---------------------------------------------------------------------------
+# Schemas -> strategies
+
+
+@cache
+def request_kinds() -> tuple[str, ...]:
+    """Kinds in the dispatcher schema's ``kind`` enum that have a handler."""
+    kinds = state_io.load_schema("request")["properties"]["kind"]["enum"]
+    return tuple(k for k in kinds if k in requests.HANDLERS)
+
+
+@cache
+def kind_schema_ref(kind: str) -> str:
+    """The ``$ref`` of the per-kind schema the dispatcher applies to ``kind``."""
+    for entry in state_io.load_schema("request").get("allOf", []):
+        cond = entry.get("if", {}).get("properties", {}).get("kind", {})
+        if cond.get("const") == kind or kind in cond.get("enum", ()):
+            return str(entry["then"]["$ref"])
+    raise LookupError(f"no schema for kind {kind!r} in schemas/request.schema.json")
+
+
+def _resolver(uri: str = "urn:linguo:request") -> Any:
+    return state_io.schema_registry().resolver(base_uri=uri)
+
+
+def _merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """Shallow merge of two object schemas: properties and required united."""
+    out = {**a, **b}
+    if "properties" in a or "properties" in b:
+        props = dict(a.get("properties", {}))
+        for k, v in b.get("properties", {}).items():
+            vague = v is True or (isinstance(v, Mapping) and not set(v) - {"description"})
+            if k not in props or not vague:
+                props[k] = v
+        out["properties"] = props
+    if "required" in a or "required" in b:
+        out["required"] = sorted(set(a.get("required", [])) | set(b.get("required", [])))
+    return out
+
+
+def _deref(schema: Any, res: Any) -> tuple[Any, Any]:
+    while isinstance(schema, Mapping) and "$ref" in schema:
+        found = res.lookup(schema["$ref"])
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        schema, res = found.contents, found.resolver
+        if siblings and isinstance(schema, Mapping):
+            schema = {**schema, **{k: v for k, v in siblings.items()
+                                   if k not in ("description", "title")}}
+    return schema, res
+
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-100, 100) | st.text(SAFE_TEXT, max_size=8),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(SAFE_TEXT, max_size=6), inner, max_size=3),
+    max_leaves=6)
+
+
+def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrategy[Any]:
+    """A strategy for instances of ``schema`` (mostly valid: keywords the
+    generator does not model, such as ``not``, are left to the validator).
+    Sizes are kept small: lists up to 3 items (or ``minItems``)."""
+    res = res if res is not None else _resolver()
+    schema, res = _deref(schema, res)
+    if schema is True or not isinstance(schema, Mapping) or depth > 14:
+        return ANY_JSON
+    if "const" in schema:
+        return st.just(copy.deepcopy(schema["const"]))
+    if "enum" in schema:
+        return st.sampled_from([copy.deepcopy(v) for v in schema["enum"]])
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            base = {k: v for k, v in schema.items() if k != key}
+            branches = []
+            for b in schema[key]:
+                b, bres = _deref(b, res)
+                branches.append(from_schema(_merge(base, b), bres, depth + 1))
+            return st.one_of(branches)
+    if "allOf" in schema:
+        base = {k: v for k, v in schema.items() if k != "allOf"}
+        dispatch = [e for e in schema["allOf"] if "if" in e and "then" in e]
+        plain = [e for e in schema["allOf"] if e not in dispatch]
+        for e in plain:
+            e, _ = _deref(e, res)
+            base = _merge(base, e)
+        if dispatch:
+            options = []
+            for e in dispatch:
+                then, tres = _deref(e["then"], res)
+                when = {"properties": e["if"].get("properties", {})}
+                options.append(from_schema(_merge(_merge(base, then), when), tres, depth + 1))
+            return st.one_of(options)
+        return from_schema(base, res, depth + 1)
+    types = schema.get("type")
+    if isinstance(types, list):
+        return st.one_of([from_schema({**schema, "type": t}, res, depth + 1) for t in types])
+    if types is None:
+        if "properties" in schema or "required" in schema:
+            types = "object"
+        elif "items" in schema:
+            types = "array"
+        else:
+            return ANY_JSON
+    if types == "null":
+        return st.none()
+    if types == "boolean":
+        return st.booleans()
+    if types == "integer":
+        return _integers(schema)
+    if types == "number":
+        if "multipleOf" in schema:
+            step = schema["multipleOf"]
+            lo = math.ceil(schema.get("minimum", -1000) / step)
+            hi = math.floor(schema.get("maximum", 1000) / step)
+            return st.integers(lo, min(hi, lo + 400)).map(
+                lambda n: int(n * step) if float(n * step).is_integer() else n * step)
+        return _integers(schema) | st.floats(schema.get("minimum", -1000),
+                                             schema.get("maximum", 1000)).map(
+            lambda x: round(x * 2) / 2)
+    if types == "string":
+        return _strings(schema)
+    if types == "array":
+        items = from_schema(schema.get("items", True), res, depth + 1)
+        lo = schema.get("minItems", 0)
+        hi = max(lo, min(schema.get("maxItems", 3), 3))
+        if schema.get("uniqueItems"):
+            return st.lists(items, min_size=lo, max_size=hi,
+                            unique_by=lambda v: json.dumps(v, sort_keys=True))
+        return st.lists(items, min_size=lo, max_size=hi)
+    if types == "object":
+        props = schema.get("properties", {})
+        required = [k for k in schema.get("required", []) if k in props]
+        req = {k: from_schema(props[k], res, depth + 1) for k in required}
+        opt = {k: from_schema(v, res, depth + 1) for k, v in props.items() if k not in req}
+        fixed = st.fixed_dictionaries(req, optional=opt)
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, Mapping) and not props:
+            names = schema.get("propertyNames")
+            keys = from_schema(names, res, depth + 1) if names else st.text(
+                st.characters(min_codepoint=97, max_codepoint=122), min_size=1, max_size=8)
+            lo = schema.get("minProperties", 0)
+            hi = max(lo, min(schema.get("maxProperties", 3), 3))
+            return st.dictionaries(keys, from_schema(extra, res, depth + 1), min_size=lo,
+                                   max_size=hi)
+        return fixed
+    return ANY_JSON
+
+
+def _integers(schema: Mapping[str, Any]) -> st.SearchStrategy[int]:
+    lo = schema.get("minimum", -(10**6))
+    hi = schema.get("maximum", 10**6)
+    if "exclusiveMinimum" in schema:
+        lo = max(lo, schema["exclusiveMinimum"] + 1)
+    if "exclusiveMaximum" in schema:
+        hi = min(hi, schema["exclusiveMaximum"] - 1)
+    small = st.integers(max(lo, -3), min(hi, 25)) if max(lo, -3) <= min(hi, 25) else st.nothing()
+    return small | st.integers(lo, hi) | st.sampled_from(sorted({lo, hi}))
+
+
+def _strings(schema: Mapping[str, Any]) -> st.SearchStrategy[str]:
+    lo = schema.get("minLength", 0)
+    hi = schema.get("maxLength", 40)
+    if "pattern" in schema:
+        return st.from_regex(schema["pattern"], fullmatch=True).filter(
+            lambda s: lo <= len(s) <= hi and not re.search(r"[\x00-\x1f\x7f-\x9f]", s))
+    return st.text(SAFE_TEXT, min_size=lo, max_size=max(lo, min(hi, 12)))
+
+
+# ---------------------------------------------------------------------------
+# Semantic fix-ups: what a hand-written document gets right
+
+
+def fix_state(state: Any) -> Any:
+    """Make generated entities semantically valid: unique ids, hp <= max_hp,
+    flux <= flux_max, movement <= movement_max, maintained idioms known."""
+    if not isinstance(state, dict) or not isinstance(state.get("entities"), list):
+        return state
+    seen: set[str] = set()
+    for i, e in enumerate(state["entities"]):
+        if not isinstance(e, dict):
+            continue
+        if e.get("id") in seen:
+            e["id"] = f"e{i}x"
+        seen.add(e.get("id"))
+        if _number(e.get("hp")) and _number(e.get("max_hp")):
+            e["hp"] = min(e["hp"], e["max_hp"])
+        if e.get("dead"):
+            e["hp"] = 0
+        if e.get("hp") and isinstance(e.get("conditions"), list):
+            e["conditions"] = [c for c in e["conditions"]
+                               if not (isinstance(c, dict) and c.get("name") in ("Dying",
+                                                                                  "Stable"))]
+        if _number(e.get("flux")) and _number(e.get("flux_max", 10)):
+            e["flux"] = min(e["flux"], e.get("flux_max", 10))
+        if _number(e.get("movement")) and _number(e.get("movement_max", 0)):
+            e["movement"] = min(e["movement"], e.get("movement_max", 0))
+        if isinstance(e.get("maintained"), list) and isinstance(e.get("idioms"), list):
+            e["idioms"] = list(dict.fromkeys(
+                list(e["idioms"]) + [m["idiom"] for m in e["maintained"]
+                                     if isinstance(m, dict) and "idiom" in m]))[:1000]
+    return state
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _retarget(node: Any, ids: list[str], pick: int, inside_state: bool = False) -> int:
+    """Point every entity reference of a request at an existing id."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "state":
+                continue
+            if k in REF_KEYS and isinstance(v, str) and ids:
+                node[k] = ids[pick % len(ids)]
+                pick += 1
+            elif k in REF_LIST_KEYS and isinstance(v, list) and ids:
+                node[k] = list(dict.fromkeys(ids[(pick + j) % len(ids)] for j in range(len(v))))
+                pick += 1
+            else:
+                pick = _retarget(v, ids, pick)
+    elif isinstance(node, list):
+        for v in node:
+            pick = _retarget(v, ids, pick)
+    return pick
+
+
+@cache
+def _kind_strategy(kind: str) -> st.SearchStrategy[Any]:
+    return from_schema({"$ref": kind_schema_ref(kind)})
+
+
+@st.composite
+def requests_of(draw: Any, kind: str) -> dict[str, Any]:
+    """A request of ``kind`` generated from its schema, with semantic fix-ups."""
+    req = copy.deepcopy(draw(_kind_strategy(kind)))
+    if not isinstance(req, dict):
+        return req
+    req.pop("rolls", None)
+    req.pop("seed", None)
+    if "state" in req:
+        fix_state(req["state"])
+        ents = req["state"].get("entities") if isinstance(req["state"], dict) else None
+        ids = [e["id"] for e in ents or [] if isinstance(e, dict) and "id" in e]
+        _retarget(req, ids, draw(st.integers(0, 50)))
+    return req
+
+
+@cache
+def states() -> st.SearchStrategy[Any]:
+    """A state document generated from ``schemas/state.schema.json``."""
+    return from_schema({"$ref": "urn:linguo:state"}).map(lambda s: fix_state(copy.deepcopy(s)))
+
+
+@cache
+def any_request() -> st.SearchStrategy[dict[str, Any]]:
+    """A request of any registered kind."""
+    return st.sampled_from(request_kinds()).flatmap(requests_of)
+
+
+# ---------------------------------------------------------------------------
+# Mutations
+
+
+HUGE = [10**100, -(10**30), 2**64, 10**21, 1e308, -1e308, 1.5, 0.1]
+WRONG = ["12", "", "abc", [], {}, [1, 2], {"a": 1}, None, True, False, "\x1b[2J",
+         "x" * 300]
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, path + (i,))
+    return out
+
+
+def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    parent = doc
+    for p in path[:-1]:
+        parent = parent[p]
+    parent[path[-1]] = value
+    return doc
+
+
+def _delete(doc: Any, path: tuple[Any, ...]) -> Any:
+    if not path:
+        return doc
+    parent = doc
+    for p in path[:-1]:
+        parent = parent[p]
+    del parent[path[-1]]
+    return doc
+
+
+@st.composite
+def mutated_documents(draw: Any, base: st.SearchStrategy[Any]) -> Any:
+    """A document from ``base`` with 1-3 structural mutations."""
+    doc = copy.deepcopy(draw(base))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(doc)
+        path = draw(st.sampled_from(paths))
+        op = draw(st.sampled_from(["wrong", "huge", "delete", "unknown", "string-number",
+                                   "deep", "null"]))
+        try:
+            node = doc
+            for p in path:
+                node = node[p]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if op == "wrong":
+            doc = _set(doc, path, copy.deepcopy(draw(st.sampled_from(WRONG))))
+        elif op == "huge":
+            doc = _set(doc, path, draw(st.sampled_from(HUGE)))
+        elif op == "delete" and path:
+            doc = _delete(doc, path)
+        elif op == "unknown" and isinstance(node, dict):
+            node[draw(st.sampled_from(["modifers", "zzz", "hp ", "Kind", "targte"]))] = 1
+        elif op == "string-number" and isinstance(node, (int, float)) and not isinstance(
+                node, bool):
+            doc = _set(doc, path, str(node))
+        elif op == "deep":
+            value: Any = node
+            for _ in range(draw(st.integers(60, 80))):
+                value = [value]
+            doc = _set(doc, path, value)
+        elif op == "null":
+            doc = _set(doc, path, None)
+    return doc
+
+
+def to_yaml(value: Any, indent: int = 0) -> str:
+    """Block-style YAML of a JSON value (nested lists as flow JSON)."""
+    pad = " " * indent
+
+    def scalar(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False)
+
+    if isinstance(value, dict) and value:
+        out = []
+        for k, v in value.items():
+            key = json.dumps(str(k), ensure_ascii=False)
+            if isinstance(v, dict) and v:
+                out.append(f"{pad}{key}:\n{to_yaml(v, indent + 2)}")
+            elif isinstance(v, list) and v:
+                out.append(f"{pad}{key}:\n" + "".join(
+                    f"{pad}  - {scalar(item)}\n" for item in v))
+            else:
+                out.append(f"{pad}{key}: {scalar(v)}\n")
+        return "".join(out)
+    if isinstance(value, list) and value:
+        return "".join(f"{pad}- {scalar(item)}\n" for item in value)
+    return pad + scalar(value) + "\n"
+
+
+@st.composite
+def mutated_texts(draw: Any, base: st.SearchStrategy[Any]) -> str:
+    """A (usually broken) document text: a mutated document as JSON or YAML,
+    sometimes also cut, spliced or given a bad token at the text level."""
+    doc = draw(mutated_documents(base))
+    as_json = draw(st.booleans())
+    text = json.dumps(doc, ensure_ascii=False, indent=draw(st.sampled_from([None, 1]))) \
+        if as_json else to_yaml(doc)
+    op = draw(st.sampled_from(["none", "none", "cut", "insert", "nan", "dup", "tag", "alias"]))
+    if op == "cut" and text:
+        text = text[: draw(st.integers(0, len(text) - 1))]
+    elif op == "insert":
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(["{", "]", ",", ":", "\"", "\x07", "!", "&a ",
+                                                 "*a", "\t", "-", "#", "\n- "])) + text[at:]
+    elif op == "nan":
+        text = re.sub(r"(?<=: )-?\d+(?:\.\d+)?", draw(st.sampled_from(["NaN", "Infinity",
+                                                                        ".nan", "-.inf"])),
+                      text, count=1)
+    elif op == "dup" and not as_json:
+        lines = text.splitlines(keepends=True)
+        if lines:
+            i = draw(st.integers(0, len(lines) - 1))
+            text = "".join(lines[: i + 1] + [lines[i]] + lines[i + 1:])
+    elif op == "tag" and not as_json:
+        text = text.replace(": ", ": !!python/object:os.system ", 1)
+    elif op == "alias" and not as_json:
+        text = text.replace(": ", ": &a ", 1).replace("\n", "\nzz: *a\n", 1)
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Properties
+
+
+def _no_nan(value: Any) -> None:
+    json.dumps(value, allow_nan=False)
+
+
+def check_state_in_range(state: Any) -> None:
+    """A result state must be a valid state: schema (every count within its
+    bounds) and semantics (hp <= max_hp, flux <= flux_max, ...)."""
+    doc = state_io.Document("<result>", state_io.to_plain(state))
+    diags = state_io.schema_errors(doc, "state")
+    assert not diags, f"result state out of range: {diags[:3]}"
+    try:
+        state_io.entities_of(doc)
+    except InputError as exc:
+        raise AssertionError(f"result state breaks a semantic rule: {exc}") from None
+
+
+def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str]) -> None:
+    """Resolve ``request`` with seeded dice; only a :class:`LinguoError` may
+    escape; a result must hold its state in range and replay identically from
+    its own ``rolls_used`` faces."""
+    try:
+        state_io.validate(state_io.Document("request", copy.deepcopy(dict(request))), "request")
+    except InputError:
+        stats["invalid"] += 1
+        return
+    except LinguoError as exc:  # pragma: no cover - validation raises InputError only
+        raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
+    try:
+        result = requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed))
+    except LinguoError as exc:
+        stats[f"exit {exc.code}"] += 1
+        return
+    except Exception as exc:
+        raise Escaped(f"{request.get('kind')}: {type(exc).__name__}: {exc}") from exc
+    stats["resolved"] += 1
+    _no_nan(result)
+    if isinstance(result.get("state"), Mapping):
+        check_state_in_range(result["state"])
+    try:
+        again = requests.resolve(copy.deepcopy(dict(request)),
+                                 ScriptedDice(list(result["rolls_used"])))
+    except Exception as exc:
+        raise AssertionError(f"replay with rolls_used {result['rolls_used']} failed: "
+                             f"{type(exc).__name__}: {exc}") from exc
+    assert again == result, "not deterministic given the faces"
+
+
+def check_text(text: str, schema: str, stats: Counter[str]) -> None:
+    """Load, validate and (when valid) resolve a document text: only a
+    :class:`LinguoError` may escape, and a refused document names the place
+    (``<fuzz>:line:col``) of every problem."""
+    try:
+        doc = state_io.parse(text, NAME)
+        state_io.validate(doc, schema)
+    except InputError as exc:
+        stats["refused"] += 1
+        for d in exc.diagnostics:
+            if not PLACE.match(d.place):
+                assert d.place == NAME and any(w in d.message for w in WHOLE_DOCUMENT), (
+                    f"no place: {d}")
+        return
+    except Exception as exc:
+        raise Escaped(f"loading raised {type(exc).__name__}: {exc}") from exc
+    stats["accepted"] += 1
+    if schema == "request":
+        check_resolution(state_io.to_plain(doc.data), 7, stats)
+
+
+def check_state_text(state: Any, stats: Counter[str]) -> None:
+    """A generated state written as JSON and as YAML loads and validates (when
+    the generator made it valid), and JSON reads back to the same values."""
+    text = json.dumps(state, ensure_ascii=False)
+    valid = not state_io.schema_errors(state_io.Document("<gen>", state), "state")
+    try:
+        doc = state_io.parse(text, NAME)
+        state_io.validate(doc, "state")
+    except InputError as exc:
+        stats["refused"] += 1
+        assert not valid or "above" in str(exc) or "entity" in str(exc) or "HP" in str(exc), (
+            f"a schema-valid state was refused: {exc}")
+        return
+    except Exception as exc:
+        raise Escaped(f"loading raised {type(exc).__name__}: {exc}") from exc
+    stats["accepted"] += 1
+    assert state_io.to_plain(doc.data) == state, "JSON state did not read back the same"
+    check_text(to_yaml(state), "state", stats)
