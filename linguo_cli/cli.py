@@ -41,8 +41,9 @@ class LinguoGroup(TyperGroup):
         except (ClickException, typer.Exit, typer.Abort):
             raise
         except LinguoError as exc:
+            prefix = "linguo: usage error:" if exc.code == 2 else "linguo: error:"
             for line in exc.lines():
-                typer.echo(f"linguo: error: {line}", err=True)
+                typer.echo(f"{prefix} {line}", err=True)
             raise typer.Exit(exc.code) from None
         except RecursionError:
             typer.echo("linguo: error: input nested too deeply", err=True)

@@ -599,6 +599,9 @@ def export_json(root: Path, out: Path) -> list[Path]:
     src, dst = root.resolve(), out.resolve()
     if dst == src or src in dst.parents:
         raise UsageError(f"{out}: the export folder must lie outside the suite {root}")
+    if any((parent / "EXAMPLES.yaml").is_file() for parent in (dst, *dst.parents)):
+        raise UsageError(f"{out}: lies inside a golden suite (an EXAMPLES.yaml is there); "
+                         "export into a folder of its own")
     written: list[Path] = []
     sources = [root / f for f in suite.files]
     sources += [p for stem in CATALOG_NAMES if (p := _catalog_path(root, stem)) is not None]

@@ -593,6 +593,15 @@ def test_export_refuses_to_write_into_the_suite(suite: Path) -> None:
     assert run.exit_code == 2
 
 
+def test_export_refuses_to_write_into_another_suite(suite: Path, tmp_path: Path) -> None:
+    other = tmp_path / "checkout" / "golden"
+    other.mkdir(parents=True)
+    (other / "EXAMPLES.yaml").write_text("examples: []\n", encoding="utf-8")
+    run = run_cli("golden", "export", str(suite), "--json", str(other))
+    assert run.exit_code == 2 and "inside a golden suite" in run.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["EXAMPLES.yaml"]
+
+
 # ---------------------------------------------------------------------------
 # compare: the comparison rules of golden/README.md
 
