@@ -535,8 +535,11 @@ def bench_states(args: argparse.Namespace) -> list[Row]:
                 try:  # best of two runs: the least disturbed by other work
                     t, peak, _ = min(run_peak(cmd), run_peak(cmd))
                 except RuntimeError as exc:
-                    rows.append(Row("states", label, "refused: " + str(exc).split(": ")[-1][:80],
-                                    "-", "ERROR"))
+                    reason = str(exc).split(": ")[-1][:80]
+                    # a state beyond linguo's documented input limits is refused on
+                    # purpose (README, Limits): a fact about the limits, not a failure
+                    mark = "INFO" if "more than" in reason else "ERROR"
+                    rows.append(Row("states", label, "refused: " + reason, "-", mark))
                     continue
                 times[n] = t
                 if n == 1000:

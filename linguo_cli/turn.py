@@ -218,7 +218,11 @@ class TurnEngine:
             info["step"] = self.step_index
         info.update(details)
         where = f"turn {self.turn_index}"
-        return RulesError(rule, f"{where}: {message}", info, step=self.step_index)
+        if self.step_index is not None:
+            where += f", step {self.step_index}"
+        exc = RulesError(rule, f"{where}: {message}", info)
+        exc.step = self.step_index
+        return exc
 
     def maintained_cost(self, m: Maintained, eid: str = "") -> int:
         """Hand cost of a maintained idiom (P6): its own ``hand_cost``, else
