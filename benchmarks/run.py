@@ -538,8 +538,8 @@ def bench_states(args: argparse.Namespace) -> list[Row]:
                     reason = str(exc).split(": ")[-1][:80]
                     # a state beyond linguo's documented input limits is refused on
                     # purpose (README, Limits): a fact about the limits, not a failure
-                    mark = "INFO" if "more than" in reason else "ERROR"
-                    rows.append(Row("states", label, "refused: " + reason, "-", mark))
+                    verdict = "INFO" if "more than" in reason else "ERROR"
+                    rows.append(Row("states", label, "refused: " + reason, "-", verdict))
                     continue
                 times[n] = t
                 if n == 1000:
