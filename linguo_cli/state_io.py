@@ -1205,15 +1205,44 @@ def update_entities(data: Any, before: Mapping[str, Any], after: Mapping[str, An
 # Writing
 
 
-def dump_yaml(data: Any) -> str:
+def yaml_layout(text: str) -> tuple[int, int, int]:
+    """The block indentation a YAML text uses, as ruamel's ``(mapping,
+    sequence, offset)``: e.g. ``(2, 4, 2)`` for lists written ``  - id: a``
+    under their key, ``(2, 2, 0)`` (the default) for ``- id: a``. Read from
+    the first nested mapping and the first list below a key."""
+    import re
+
+    mapping, offset = 2, 0
+    found_map = found_seq = False
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    for here, below in zip(lines, lines[1:], strict=False):
+        m = re.match(r"^( *)(?:- )?[^\s#-][^:#]*:\s*(?:#.*)?$", here)
+        if m is None:
+            continue
+        base = len(m.group(1)) + (2 if here.lstrip().startswith("- ") else 0)
+        depth = len(below) - len(below.lstrip(" "))
+        if below.lstrip().startswith("- "):
+            if not found_seq and depth >= base:
+                offset, found_seq = depth - base, True
+        elif not found_map and depth > base:
+            mapping, found_map = depth - base, True
+        if found_map and found_seq:
+            break
+    return mapping, offset + 2, offset
+
+
+def dump_yaml(data: Any, layout: tuple[int, int, int] | None = None) -> str:
     """Serialise a tree back to YAML text, keeping comments, key order and
-    quoting of a round-trip tree. A :class:`Document` is written as
-    :func:`dump_document` writes it."""
+    quoting of a round-trip tree, with the block indentation ``layout``
+    (see :func:`yaml_layout`; default ``(2, 2, 0)``). A :class:`Document`
+    is written as :func:`dump_document` writes it."""
     if isinstance(data, Document):
         return dump_document(data)
     buf = io.StringIO()
     y = _yaml()
     y.width = 4096
+    if layout is not None:
+        y.indent(mapping=layout[0], sequence=layout[1], offset=layout[2])
     y.dump(data, buf)
     return buf.getvalue()
 
@@ -1225,7 +1254,8 @@ def dump_document(doc: Document) -> str:
     if doc.format == "json":
         return json.dumps(to_plain(doc.data), indent=2, ensure_ascii=False) + "\n"
     rt = doc.roundtrip()
-    return dump_yaml(rt if rt is not None else to_plain(doc.data))
+    layout = yaml_layout(doc.text) if doc.text and doc.format == "yaml" else None
+    return dump_yaml(rt if rt is not None else to_plain(doc.data), layout)
 
 
 def _current_umask() -> int:

@@ -140,3 +140,17 @@ def test_sigkill_during_in_place_writes_never_tears(tmp_path: Path) -> None:
     for p in tmp_path.iterdir():
         assert p.name == "state.yaml" or (p.name.startswith(".linguo-")
                                           and p.name.endswith(".tmp"))
+
+
+@pytest.mark.parametrize("dash", ["  - ", "- "])
+def test_in_place_keeps_the_files_list_indentation(tmp_path: Path, dash: str) -> None:
+    pad = " " * len(dash)
+    text = (f"# a table's state\nentities:\n{dash}id: gob   # the goblin\n{pad}kind: enemy\n"
+            f"{pad}hp: 7\n{pad}max_hp: 7\n{pad}resistances:\n{pad}{dash}fire\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    run = run_cli("damage", "--state", str(path), "--target", "gob", "--dice", "1d4",
+                  "--tick", "tiny", "--rolls", "2", "--in-place")
+    assert run.exit_code == 0, run.stderr
+    # 1d4 = 2 damage, tiny tick: 7 -> 5 HP; nothing else of the text changes
+    assert path.read_text(encoding="utf-8") == text.replace("hp: 7\n", "hp: 5\n", 1)
