@@ -1212,6 +1212,27 @@ def serve(batch: bool) -> int:
 # linguo verify
 
 
+def same_answer_hint(outcomes: list[Outcome], impl: str | None) -> str:
+    """A hint when most failures got one and the same answer (an
+    implementation that does not start, or answers every request alike):
+    ``""`` otherwise."""
+    from collections import Counter
+
+    failed = [o for o in outcomes if not o.passed]
+    if impl is None or len(failed) < 10:
+        return ""
+    answers = Counter(
+        str(o.reply.failure) if o.reply.failure is not None
+        else "; ".join(f"got {show(m.actual)}" for m in o.mismatches)
+        for o in failed)
+    answer, count = answers.most_common(1)[0]
+    if not answer or count < 0.9 * len(failed):
+        return ""
+    return (f"note: {count} of {len(failed)} failures got the same answer ({answer}): does "
+            f"'{impl}' start at all? Try one request by hand: linguo golden export --json DIR, "
+            f"then feed one case's request to it on stdin")
+
+
 def verify(root: Path, *, impl: str | None = None, batch: bool = False,
            timeout: float = DEFAULT_TIMEOUT, filters: list[str] | None = None,
            junit: str | None = None, quiet: bool = False,
@@ -1272,6 +1293,9 @@ def verify(root: Path, *, impl: str | None = None, batch: bool = False,
     for outcome in outcomes:
         for line in outcome.lines():
             out.write(line + "\n")
+    hint = same_answer_hint(outcomes, impl)
+    if hint:
+        out.write(hint + "\n")
     out.write(summary_line(outcomes, label) + "\n")
     out.flush()
     if junit:

@@ -630,3 +630,19 @@ def test_mismatch_text_uses_json_spelling() -> None:
     assert str(m) == 'shift: expected "natural_20", got null'
     (m,) = golden.compare({"hp": 3}, {})
     assert str(m) == "hp: expected 3, got nothing (key missing)"
+
+
+def test_one_answer_for_every_case_gets_a_hint(tmp_path: Path) -> None:
+    broken = script(tmp_path, "broken.py", "import sys\nsys.stderr.write('boom\\n')\nsys.exit(1)\n")
+    run = run_cli("verify", str(ROOT / "golden"), "--impl", broken,
+                  "--filter", "tests/degrees.yaml")
+    assert run.exit_code == 1
+    assert "failures got the same answer" in run.stdout and "exit 1 (boom)" in run.stdout
+
+
+def test_no_hint_when_failures_differ(tmp_path: Path) -> None:
+    deviant = f"{PY} {ROOT / 'tests' / 'deviant_impl.py'}"
+    run = run_cli("verify", str(ROOT / "golden"), "--impl", deviant,
+                  "--filter", "tests/natural-shifts.yaml")
+    assert run.exit_code == 1  # the deviant implementation fails some natural-20 cases
+    assert "same answer" not in run.stdout
