@@ -145,6 +145,41 @@ def _turn_text(console: Any, r: dict[str, Any]) -> None:
         console.print(table)
 
 
+def amount_text(r: dict[str, Any]) -> str:
+    """A damage or healing amount with its parts (T4, T5, T7), e.g.
+    ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate, fire)``; dropped
+    faces are marked ``x``."""
+    from rich.markup import escape
+
+    if r.get("full_restoration") or r.get("amount") is None:
+        return f"full restoration to max HP ({r['tick']})"
+    parts = []
+    if r.get("rolled_dice"):
+        faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x") for f in r["faces"])
+        parts.append(f"{r['rolled_dice']} [{faces}] = {r['dice_total']}")
+    if r.get("multiplier") and r.get("ability_modifier"):
+        parts.append(f"{r['ability']} {r['ability_modifier']:+d} x {r['multiplier']}")
+    parts.extend(f"{escape(m['label'])} {m['value']:+d}" for m in r.get("modifiers", []))
+    what = " + ".join(parts) or f"{r['amount']} HP given"
+    extra = [r["tick"]] + (["critical hit"] if r.get("critical") else [])
+    if r.get("damage_type"):
+        extra.append(str(r["damage_type"]))
+    total = "" if not parts or (len(parts) == 1 and r.get("rolled_dice") and r[
+        "amount"] == r["dice_total"]) else f" = [bold]{r['amount']}[/bold]"
+    return f"{what}{total} ({', '.join(extra)})"
+
+
+def _resistance_note(rep: dict[str, Any]) -> str:
+    """``", vulnerable: 7 -> 14"`` when resistance, vulnerability or immunity
+    changed the damage an entity took (R1-R3), else ``""``."""
+    dealt, after = rep.get("damage"), rep.get("damage_after_resistance")
+    if not isinstance(dealt, int) or not isinstance(after, int) or dealt == after:
+        return ""
+    how = ("immune" if after == 0 else "vulnerable" if after > dealt else "resistant"
+           if after * 2 <= dealt else "resistant and vulnerable")
+    return f", {how}: {dealt} -> {after}"
+
+
 def _hp_text(console: Any, r: dict[str, Any]) -> None:
     """Damage, heal, temp_hp, death_save: the amount and its parts, then one
     line per entity touched (HP before -> after, events)."""
@@ -153,25 +188,7 @@ def _hp_text(console: Any, r: dict[str, Any]) -> None:
     kind = r["kind"]
     if kind in ("damage", "heal"):
         word = "Damage" if kind == "damage" else "Healing"
-        if r.get("full_restoration"):
-            line = f"{word} ({r['tick']}): full restoration to max HP"
-        else:
-            parts = []
-            if r.get("rolled_dice"):
-                faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x")
-                                  for f in r["faces"])
-                parts.append(f"{r['rolled_dice']} [{faces}] = {r['dice_total']}")
-            if r.get("multiplier") and r.get("ability_modifier"):
-                parts.append(f"{r['ability']} {r['ability_modifier']:+d} x {r['multiplier']}")
-            parts.extend(f"{escape(m['label'])} {m['value']:+d}" for m in r.get("modifiers", []))
-            what = " + ".join(parts) or f"{r['amount']} HP given"
-            extra = [r["tick"]] + (["critical hit"] if r.get("critical") else [])
-            if r.get("damage_type"):
-                extra.append(str(r["damage_type"]))
-            total = "" if not parts or (len(parts) == 1 and r.get("rolled_dice") and r[
-                "amount"] == r["dice_total"]) else f" = [bold]{r['amount']}[/bold]"
-            line = f"{word}: {what}{total} ({', '.join(extra)})"
-        console.print(line)
+        console.print(f"{word}: {amount_text(r)}")
         for w in r.get("warnings") or []:
             console.print(f"[yellow]warning:[/yellow] {escape(w)}")
     elif kind == "temp_hp":
@@ -181,6 +198,7 @@ def _hp_text(console: Any, r: dict[str, Any]) -> None:
     for eid, rep in (r.get("entities") or {}).items():
         b, a = rep["before"], rep["after"]
         text = f"  {escape(eid)}: HP {b['hp']} -> {a['hp']}/{a['max_hp']}"
+        text += _resistance_note(rep)
         if b["temp_hp"] or a["temp_hp"]:
             text += f", temp HP {b['temp_hp']} -> {a['temp_hp']}"
         ds = a["death_saves"]
@@ -344,7 +362,9 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
         if t["natural"] is None:
             what = "no die rolled"
         else:
-            what = f"d20 {t['natural']} = {t['total']} vs {t['target']}"
+            mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                           f"{escape(m['label'])}" for m in t.get("modifiers") or [])
+            what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
         verdict = degree_markup(t["degree"])
         if t["kind"] == "attack":
             verdict += "  HIT" if t.get("hit") else "  MISS"
@@ -352,9 +372,7 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
     amount = r.get("amount")
     if amount:
         word = "healing" if "full_restoration" in amount else "damage"
-        shown = "max HP" if amount.get("amount") is None else str(amount["amount"])
-        console.print(f"  {word} {escape(str(amount.get('rolled_dice') or '-'))} "
-                      f"({amount['tick']}): [bold]{shown}[/bold]")
+        console.print(f"  {word}: {amount_text(amount)}")
     if r.get("check_bonus"):
         cb = r["check_bonus"]
         console.print(f"  {cb['value']:+d} to {escape(cb['applies_to'])}")

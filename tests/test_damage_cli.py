@@ -201,3 +201,15 @@ def test_state_unknown_damage_type_and_field_suggest(tmp_path: Path) -> None:
     assert any(":7:3:" in ln and "unknown field 'temp_hpp'" in ln
                and "did you mean 'temp_hp'" in ln for ln in lines), r.stderr
     assert "temp_hpp: 3" in bad.read_text()  # untouched
+
+
+def test_text_view_shows_the_parts_and_what_resistance_did() -> None:
+    state = str(ROOT / "examples" / "state.yaml")
+    # the goblin of the example state is vulnerable to fire (R1): 2d6 = 3 + 4 = 7, doubled to 14
+    r = run_cli("damage", "--tick", "low", "--dice", "2d6", "--type", "fire", "--state", state,
+                "--target", "goblin", "--rolls", "3,4", "--json")
+    assert r.exit_code == 0
+    assert r.json()["entities"]["goblin"]["damage_after_resistance"] == 14
+    text = run_cli("damage", "--tick", "low", "--dice", "2d6", "--type", "fire", "--state", state,
+                   "--target", "goblin", "--rolls", "3,4")
+    assert "2d6 [3, 4] = 7" in text.stderr and "vulnerable: 7 -> 14" in text.stderr
