@@ -103,6 +103,15 @@ def main() -> None:
 # Option parsing shared by commands
 
 
+def _name_value(value: Any, option: str) -> Any:
+    """A Noun or idiom name given as an option: 1 to 100 characters (the
+    request schema's bounds), or a usage error."""
+    for v in value if isinstance(value, list) else [value]:
+        if v is not None and not 1 <= len(v) <= 100:
+            raise typer.BadParameter("must be 1 to 100 characters", param_hint=f"'{option}'")
+    return value
+
+
 def parse_rolls(text: str | None) -> list[int] | None:
     """``"17,4"`` -> ``[17, 4]``; a bad list is a usage error (exit 2)."""
     if text is None:
@@ -114,6 +123,8 @@ def parse_rolls(text: str | None) -> list[int] | None:
                 f"{text!r} is not a comma-separated list of dice faces (whole numbers 1-1000)",
                 param_hint="'--rolls'")
         faces.append(int(part))
+    if len(faces) > 100_000:
+        raise typer.BadParameter("more than 100000 faces", param_hint="'--rolls'")
     return faces
 
 
@@ -129,11 +140,13 @@ def parse_mods(items: list[str] | None, option: str = "--mod") -> list[dict[str,
             number = int(value.strip())
         except ValueError:
             number = None
-        if number is None or not label or abs(number) > 1_000_000:
+        if number is None or not 1 <= len(label) <= 100 or abs(number) > 1_000_000:
             raise typer.BadParameter(
                 f"{item!r} is not LABEL=N or N (e.g. strength=3, bless=+2, -1)",
                 param_hint=f"'{option}'")
         out.append({"label": label, "value": number})
+    if len(out) > 100:
+        raise typer.BadParameter("more than 100 modifiers", param_hint=f"'{option}'")
     return out
 
 
@@ -152,13 +165,19 @@ def dice_from_options(rolls: str | None, seed: int | None) -> Any:
 
 
 def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: bool,
-                dice: Any = None, document: Any = None) -> None:
+                dice: Any = None, document: Any = None, valid_by_options: bool = False) -> None:
     """Validate ``request`` against ``schemas/request.schema.json``, resolve it
-    and print the result. ``document`` (a loaded file) gives error places."""
+    and print the result. ``document`` (a loaded file) gives error places.
+
+    ``valid_by_options``: the request was built by a one-off command whose
+    option parsing already enforces every constraint of the schema (tested:
+    tests/test_cli_options_valid.py), so the jsonschema pass, which costs more
+    than a third of a one-off ruling's start-up, is skipped."""
     from linguo_cli import render, requests, state_io
 
     doc = document if document is not None else state_io.Document(name, request)
-    state_io.validate(doc, "request")
+    if not valid_by_options:
+        state_io.validate(doc, "request")
     plain = state_io.to_plain(doc.data)
     try:
         result = requests.resolve(plain, dice)
@@ -170,7 +189,7 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
 RollsOpt = Annotated[str | None, typer.Option(
     "--rolls", help="Scripted dice faces in the order they are consumed, e.g. 17,4.")]
 SeedOpt = Annotated[int | None, typer.Option(
-    "--seed", min=0, help="Seed for pseudo-random dice (replayable, not portable).")]
+    "--seed", min=0, max=2**64 - 1, help="Seed for pseudo-random dice (replayable, not portable).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 ExplainOpt = Annotated[bool, typer.Option(
     "--explain", help="Show every derivation step with its rule ID.")]
@@ -197,10 +216,10 @@ def check(
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
     noun: Annotated[str | None, typer.Option(
-        "--noun", help="A check about a Noun (D7): needs --knows 'Shape - NOUN' or "
+        "--noun", callback=lambda v: _name_value(v, "--noun"), help="A check about a Noun (D7): needs --knows 'Shape - NOUN' or "
         "'Speak - NOUN'.")] = None,
     knows: Annotated[list[str] | None, typer.Option(
-        "--knows", help="An idiom the entity knows; repeatable.")] = None,
+        "--knows", callback=lambda v: _name_value(v, "--knows"), help="An idiom the entity knows; repeatable.")] = None,
     rolls: RollsOpt = None,
     seed: SeedOpt = None,
     json_: JsonOpt = False,
@@ -214,7 +233,7 @@ def check(
     if knows:
         req["entity"] = {"idioms": list(knows)}
     run_request(req, name="<options>", as_json=json_, explain=explain,
-                dice=dice_from_options(rolls, seed))
+                dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
 @app.command(epilog="Example: linguo attack --mod signature=5 --ac 15 --rolls 18")
@@ -244,7 +263,7 @@ def attack(
                                      param_hint="'--ruling'")
         req["partial_success_hits"] = True
     run_request(req, name="<options>", as_json=json_, explain=explain,
-                dice=dice_from_options(rolls, seed))
+                dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
 @app.command(epilog="Example: linguo save --mod constitution=1 --dc 14 --rolls 9")
@@ -267,7 +286,7 @@ def save(
     if no_ability:
         req["no_ability"] = True
     run_request(req, name="<options>", as_json=json_, explain=explain,
-                dice=dice_from_options(rolls, seed))
+                dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
 @app.command(epilog="Example: linguo resolve examples/check.yaml --json")
