@@ -216,10 +216,12 @@ def check(
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
     noun: Annotated[str | None, typer.Option(
-        "--noun", callback=lambda v: _name_value(v, "--noun"), help="A check about a Noun (D7): needs --knows 'Shape - NOUN' or "
+        "--noun", callback=lambda v: _name_value(v, "--noun"),
+        help="A check about a Noun (D7): needs --knows 'Shape - NOUN' or "
         "'Speak - NOUN'.")] = None,
     knows: Annotated[list[str] | None, typer.Option(
-        "--knows", callback=lambda v: _name_value(v, "--knows"), help="An idiom the entity knows; repeatable.")] = None,
+        "--knows", callback=lambda v: _name_value(v, "--knows"),
+        help="An idiom the entity knows; repeatable.")] = None,
     rolls: RollsOpt = None,
     seed: SeedOpt = None,
     json_: JsonOpt = False,
