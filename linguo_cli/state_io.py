@@ -20,8 +20,9 @@ traceback, a hang or a blown memory budget.
   and :data:`MAX_DEPTH`, so a "billion laughs" file is refused after a few
   hundred events.
 * **Shape**: at most :data:`MAX_NODES` keys and values (JSON) or
-  :data:`MAX_YAML_NODES` (YAML, whose parser is pure Python and about twenty
-  times slower), :data:`MAX_DEPTH` levels of nesting; strings hold no control
+  :data:`MAX_YAML_NODES` (YAML: where ruamel.yaml.clib is missing, its
+  parser is pure Python and about twenty times slower), :data:`MAX_DEPTH`
+  levels of nesting; strings hold no control
   characters (escaped ones included).
 
 Every refusal names ``file:line:col`` (1-based) and the field path. Loaded
@@ -66,8 +67,9 @@ MAX_DOCUMENT_BYTES = 1024 * 1024
 #: Most keys and values (scalars, lists, mappings) in one JSON document.
 MAX_NODES = 100_000
 #: Most keys and values in one YAML document, counted after alias expansion
-#: (YAML is read by a pure-Python parser: this keeps any document under about
-#: two seconds; write bigger documents as JSON).
+#: (sized for ruamel's pure-Python parser, used where ruamel.yaml.clib is
+#: missing: this keeps any document under about two seconds there; write
+#: bigger documents as JSON).
 MAX_YAML_NODES = 25_000
 #: Deepest nesting of lists and mappings (the document itself is level 1).
 MAX_DEPTH = 64
