@@ -241,16 +241,8 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
     """
     from linguo_cli import state_io
 
-    is_doc = isinstance(data, Mapping)
-    wrapped: dict[str, Any] = (dict(data) if isinstance(data, Mapping)
-                               else {"conditions": list(data)})
-    # Paths inside ``wrapped`` start with "conditions"; map them into the document.
-    outer = list(base) if is_doc else list(base)[:-1]
-    doc = document if document is not None else state_io.Document(name, wrapped)
-    diags = state_io.schema_errors(doc, "conditions", base=outer, instance=wrapped)
-    if diags:
-        raise InputError(diags)
-    plain = state_io.to_plain(wrapped)
+    plain, outer, doc = state_io.checked_catalog(
+        data, "conditions", schema="conditions", name=name, document=document, base=base)
     entries: list[ConditionDef] = []
     seen: set[str] = set()
     problems: list[Diagnostic] = []

@@ -334,16 +334,8 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
     """
     from linguo_cli import state_io
 
-    is_doc = isinstance(data, Mapping)
-    wrapped: dict[str, Any] = (dict(data) if isinstance(data, Mapping)
-                               else {"idioms": list(data)})
-    # Paths inside ``wrapped`` start with "idioms"; map them into the document.
-    outer = list(base) if is_doc else list(base)[:-1]
-    doc = document if document is not None else state_io.Document(name, wrapped)
-    diags = state_io.schema_errors(doc, "idioms", base=outer, instance=wrapped)
-    if diags:
-        raise InputError(diags)
-    plain = state_io.to_plain(wrapped)
+    plain, outer, doc = state_io.checked_catalog(
+        data, "idioms", schema="idioms", name=name, document=document, base=base)
     problems: list[tuple[list[Any], str]] = []
     idioms: list[Idiom] = []
     seen: set[str] = set()

@@ -1417,3 +1417,25 @@ def release_locks() -> None:
     a command ends, however it ends)."""
     for held in list(_held_locks):
         held.release()
+
+
+def checked_catalog(data: Any, key: str, *, schema: str, name: str, document: Any = None,
+                    base: Sequence[Any] = ()) -> tuple[dict[str, Any], list[Any], Document]:
+    """Validate a catalog (conditions, idioms) given as a catalog document
+    ``{key: [...]}`` or as the bare list of entries a request inlines.
+
+    Returns ``(plain, outer, doc)``: the catalog as plain data in the
+    document shape, the path of that shape inside ``doc`` (so that paths
+    such as ``outer + [key, 3, "name"]`` give places), and the document
+    errors are placed in (``document`` when given). Raises
+    :class:`InputError` (exit 3) with every schema error.
+    """
+    wrapped: dict[str, Any] = dict(data) if isinstance(data, Mapping) else {key: list(data)}
+    # Paths inside ``wrapped`` start with ``key``; a bare list sits at ``base``
+    # itself, so its entries are at ``base[:-1] + [key, i]``.
+    outer = list(base) if isinstance(data, Mapping) else list(base)[:-1]
+    doc = document if document is not None else Document(name, wrapped)
+    diags = schema_errors(doc, schema, base=outer, instance=wrapped)
+    if diags:
+        raise InputError(diags)
+    return to_plain(wrapped), outer, doc
