@@ -196,6 +196,10 @@ ExplainOpt = Annotated[bool, typer.Option(
 ModOpt = Annotated[list[str] | None, typer.Option(
     "--mod", help="A modifier LABEL=N or N; repeatable.")]
 AdvOpt = Annotated[int, typer.Option("--adv", count=True, help="Advantage (D2).")]
+SaveDcOpt = Annotated[int, typer.Option(
+    "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")]
+NoAbilityOpt = Annotated[bool, typer.Option(
+    "--no-ability", help="No score for the save's ability: automatic failure (S2).")]
 DisOpt = Annotated[int, typer.Option("--dis", count=True, help="Disadvantage (D2).")]
 
 
@@ -270,13 +274,11 @@ def attack(
 
 @app.command(epilog="Example: linguo save --mod constitution=1 --dc 14 --rolls 9")
 def save(
-    dc: Annotated[int, typer.Option(
-        "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")],
+    dc: SaveDcOpt,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
-    no_ability: Annotated[bool, typer.Option(
-        "--no-ability", help="No score for the save's ability: automatic failure (S2).")] = False,
+    no_ability: NoAbilityOpt = False,
     rolls: RollsOpt = None,
     seed: SeedOpt = None,
     json_: JsonOpt = False,
@@ -766,13 +768,11 @@ def odds_attack(
 
 @odds_app.command("save", epilog="Example: linguo odds save --mod constitution=1 --dc 14 --dis")
 def odds_save(
-    dc: Annotated[int, typer.Option(
-        "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")],
+    dc: SaveDcOpt,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
-    no_ability: Annotated[bool, typer.Option(
-        "--no-ability", help="No score for the save's ability: automatic failure (S2).")] = False,
+    no_ability: NoAbilityOpt = False,
     json_: JsonOpt = False,
     explain: ExplainOpt = False,
 ) -> None:
