@@ -80,6 +80,10 @@ def ability_modifier_from_score(score: int) -> int:
 # Entities of a state file (schemas/state.schema.json)
 
 
+#: Longest distance a state holds, metres (schemas/state.schema.json).
+MAX_METRES = Fraction(100_000)
+
+
 def metres(value: Fraction) -> int | float | str:
     """A distance in metres for output, always exact: an int when whole
     (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:

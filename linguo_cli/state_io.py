@@ -1094,11 +1094,11 @@ def entities_of(doc: Document, base: Sequence[Any] = ()) -> dict[str, Any]:
 
     Raises :class:`InputError` with every semantic error, each with its place:
     duplicate ids, ``hp`` above ``max_hp``, ``flux`` above ``flux_max``,
-    ``movement`` above ``movement_max``, and a ``maintained`` idiom missing
+    ``movement_max`` or ``movement`` above 100,000 m, and a ``maintained`` idiom missing
     from the entity's ``idioms`` (checked when it lists at least one idiom:
     states written without ``idioms`` leave what an entity knows open).
     """
-    from linguo_cli.model import Entity
+    from linguo_cli.model import MAX_METRES, Entity
 
     out: dict[str, Entity] = {}
     diags: list[Diagnostic] = []
@@ -1123,9 +1123,12 @@ def entities_of(doc: Document, base: Sequence[Any] = ()) -> dict[str, Any]:
                                       f"{c.name} (H5, H8)", j, "name")
         if e.flux > e.flux_max:
             problem("flux", f"flux {e.flux} is above flux_max {e.flux_max}")
-        if e.movement > e.movement_max:
-            problem("movement", f"movement {_metres(e.movement)} is above movement_max "
-                                f"{_metres(e.movement_max)}")
+        # (movement may exceed movement_max: a catalog's movement factor above 1
+        # raises it for the turn, C2; fraction strings are bounded here)
+        for name in ("movement_max", "movement"):
+            if getattr(e, name) > MAX_METRES:
+                problem(name, f"{name} {_metres(getattr(e, name))} is above "
+                              f"{_metres(MAX_METRES)} m")
         if e.idioms:  # an entity listing no idiom leaves its knowledge open
             known = {name.casefold() for name in e.idioms}
             for j, m in enumerate(e.maintained):

@@ -46,7 +46,7 @@ from linguo_cli.checks import resolve_test
 from linguo_cli.dice import DiceExpression, DiceSource, ScriptedDice
 from linguo_cli.dice import parse as parse_dice
 from linguo_cli.errors import Diagnostic, InputError, RulesError
-from linguo_cli.model import Condition, Entity, Maintained, Step, metres
+from linguo_cli.model import MAX_METRES, Condition, Entity, Maintained, Step, metres
 from linguo_cli.ticks import Tick
 
 #: Action point cost of each cost class (P1).
@@ -369,9 +369,10 @@ class TurnEngine:
             mv = Fraction(0)
             self.log.note("C2", f"{e.id} cannot move ({self.by(e, 'no_movement')}): 0 m")
         elif eff.movement_factor != 1:
-            mv = mv * eff.movement_factor
+            mv = min(mv * eff.movement_factor, MAX_METRES)
             self.log.note("C2", f"{e.id}: movement x {eff.movement_factor} from "
-                                f"{self.by(e, 'movement_factor')} = {_num(mv)} m")
+                                f"{self.by(e, 'movement_factor')} = {_num(mv)} m"
+                                + (" (the most a state holds)" if mv == MAX_METRES else ""))
         if eff.no_actions:
             self.log.note("C2", f"{e.id} can take no actions this turn "
                                 f"({self.by(e, 'no_actions')})")

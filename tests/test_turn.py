@@ -320,3 +320,28 @@ def test_resolve_turns_is_pure() -> None:
     assert entities == before
     assert after1 == after2 and rep1 == rep2
     assert after1["ayla"].movement == 10
+
+
+def test_movement_factor_above_one_gives_more_than_max_and_a_valid_state() -> None:
+    """C2: a table's condition doubling movement (movement_factor 2) gives 30 m
+    of a 15 m maximum for the turn; the state written afterwards is valid,
+    and movement is capped at the most a state holds (100,000 m)."""
+    hasted = [{"name": "Hasted", "source": "table"}]
+    catalog = [{"name": "Hasted", "effects": {"movement_factor": "2"}}]
+    r = play([ent(conditions=hasted)], [{"entity": "ayla", "steps": [{"kind": "move",
+                                                                     "metres": 20}]}],
+             conditions=catalog)
+    assert r["turns"][0]["remaining"]["movement"] == 10  # 2 x 15 = 30 m, 20 m moved
+    state_io.validate(state_io.Document("<result>", r["state"]), "state")
+    state_io.entities_of(state_io.Document("<result>", r["state"]))
+    far = play([ent(conditions=hasted, movement_max=90_000)],
+               [{"entity": "ayla", "steps": []}], conditions=catalog)
+    assert far["turns"][0]["remaining"]["movement"] == 100_000
+    state_io.validate(state_io.Document("<result>", far["state"]), "state")
+
+
+def test_fraction_string_metres_are_bounded() -> None:
+    # a well-formed fraction string, but above the most a state holds
+    doc = state_io.Document("s", {"entities": [ent(movement_max="400000/2")]})
+    with pytest.raises(InputError, match="movement_max 200000 is above 100000 m"):
+        state_io.validate(doc, "state")
