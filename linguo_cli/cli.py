@@ -403,7 +403,9 @@ def turn(
         help="Turns document: 'turns: [{entity, steps}]' and optionally 'rolls'; - for stdin.")],
     check: Annotated[bool, typer.Option(
         "--check", help="Only check that every step is legal: no die is rolled, nothing "
-        "is written.")] = False,
+        "is written. Costs, Flux and overclocking are followed; outcomes that need dice "
+        "(hits, damage, healing, saves, death saves) are not, so a later step that relies "
+        "on one (e.g. standing up after being healed) may be refused.")] = False,
     output: OutputOpt = None,
     in_place: InPlaceOpt = False,
     json_: JsonOpt = False,
