@@ -20,10 +20,11 @@ Everything here is pure: entities are frozen and returned anew.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -278,7 +279,14 @@ def catalog_from_request(entries: Sequence[Mapping[str, Any]] | None) -> Catalog
     absent (``None``)."""
     if entries is None:
         return default_catalog()
-    return load_catalog(entries, name="request conditions", base=["conditions"])
+    return _inline_catalog(json.dumps(entries))
+
+
+@lru_cache(maxsize=64)
+def _inline_catalog(text: str) -> Catalog:
+    """An inline catalog, checked once per distinct content (a batch of
+    requests carrying the same catalog validates it once; catalogs are frozen)."""
+    return load_catalog(json.loads(text), name="request conditions", base=["conditions"])
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from linguo_cli.errors import Diagnostic, DiceError, InputError
@@ -295,9 +296,16 @@ def parse(text: str, *, field: str = "dice") -> DiceExpression:
 
     ``field`` names where the text came from (a field path or option name)
     so the error can point at it: ``dice: column 4: expected a number of sides``.
+    Parsed expressions are frozen and remembered, so a batch that names the
+    same dice again does not parse them again.
     """
     if not isinstance(text, str):
         raise _notation_error(field, 1, "dice notation must be a string")
+    return _parse(text, field)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str, field: str) -> DiceExpression:
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise _notation_error(
             field, MAX_EXPRESSION_LENGTH + 1,

@@ -16,9 +16,10 @@ except :func:`default_catalog`, which reads the packaged file.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -372,4 +373,11 @@ def catalog_from_request(entries: Sequence[Mapping[str, Any]] | None) -> Catalog
     """A request's inline ``idioms`` entries, or the default catalog when absent."""
     if entries is None:
         return default_catalog()
-    return load_catalog(entries, name="request idioms", base=["idioms"])
+    return _inline_catalog(json.dumps(entries))
+
+
+@lru_cache(maxsize=64)
+def _inline_catalog(text: str) -> Catalog:
+    """An inline catalog, checked once per distinct content (a batch of
+    requests carrying the same catalog validates it once; catalogs are frozen)."""
+    return load_catalog(json.loads(text), name="request idioms", base=["idioms"])
