@@ -200,22 +200,52 @@ SaveDcOpt = Annotated[int, typer.Option(
     "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")]
 NoAbilityOpt = Annotated[bool, typer.Option(
     "--no-ability", help="No score for the save's ability: automatic failure (S2).")]
+CheckDcOpt = Annotated[int, typer.Option(
+    "--dc", min=-1_000_000, max=1_000_000, help="The DC to reach.")]
+AcOpt = Annotated[int | None, typer.Option(
+    "--ac", min=-1_000_000, max=1_000_000, help="The target's AC.")]
+NoAcOpt = Annotated[bool, typer.Option(
+    "--no-ac", help="The target has no AC: automatic hit, no die (A3).")]
+RulingOpt = Annotated[list[str] | None, typer.Option(
+    "--ruling", help="Alternative ruling: partial-success-hits (A1).")]
 DisOpt = Annotated[int, typer.Option("--dis", count=True, help="Disadvantage (D2).")]
 
 
-def _test_request(kind: str, mods: list[str] | None, adv: int, dis: int) -> dict[str, Any]:
+def _test_request(kind: str, mods: list[str] | None, adv: int, dis: int, *,
+                  dc: int | None = None, noun: str | None = None,
+                  knows: list[str] | None = None, ac: int | None = None, no_ac: bool = False,
+                  rulings: list[str] | None = None, no_ability: bool = False
+                  ) -> dict[str, Any]:
+    """The check/attack/save request the options of a roll or odds command
+    describe; usage errors (exit 2) for --ac with --no-ac and unknown rulings."""
     req: dict[str, Any] = {"kind": kind, "modifiers": parse_mods(mods)}
     if adv:
         req["advantage"] = True
     if dis:
         req["disadvantage"] = True
+    if kind == "attack":
+        if (ac is None) == (not no_ac):
+            raise UsageError("give exactly one of --ac N or --no-ac")
+        req["ac"] = ac
+        for r in rulings or []:
+            if r != "partial-success-hits":
+                raise typer.BadParameter(f"unknown ruling {r!r}; known: partial-success-hits",
+                                         param_hint="'--ruling'")
+            req["partial_success_hits"] = True
+        return req
+    req["dc"] = dc
+    if noun is not None:
+        req["noun"] = noun
+    if knows:
+        req["entity"] = {"idioms": list(knows)}
+    if no_ability:
+        req["no_ability"] = True
     return req
 
 
 @app.command(epilog="Example: linguo check --mod strength=3 --mod bless=2 --dc 15 --rolls 12")
 def check(
-    dc: Annotated[int, typer.Option(
-        "--dc", min=-1_000_000, max=1_000_000, help="The DC to reach.")],
+    dc: CheckDcOpt,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
@@ -232,42 +262,26 @@ def check(
     explain: ExplainOpt = False,
 ) -> None:
     """Resolve an ability check against a DC (rules D1-D7)."""
-    req = _test_request("check", mod, adv, dis)
-    req["dc"] = dc
-    if noun is not None:
-        req["noun"] = noun
-    if knows:
-        req["entity"] = {"idioms": list(knows)}
+    req = _test_request("check", mod, adv, dis, dc=dc, noun=noun, knows=knows)
     run_request(req, name="<options>", as_json=json_, explain=explain,
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
 @app.command(epilog="Example: linguo attack --mod signature=5 --ac 15 --rolls 18")
 def attack(
-    ac: Annotated[int | None, typer.Option(
-        "--ac", min=-1_000_000, max=1_000_000, help="The target's AC.")] = None,
-    no_ac: Annotated[bool, typer.Option(
-        "--no-ac", help="The target has no AC: automatic hit, no die (A3).")] = False,
+    ac: AcOpt = None,
+    no_ac: NoAcOpt = False,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
-    ruling: Annotated[list[str] | None, typer.Option(
-        "--ruling", help="Alternative ruling: partial-success-hits (A1).")] = None,
+    ruling: RulingOpt = None,
     rolls: RollsOpt = None,
     seed: SeedOpt = None,
     json_: JsonOpt = False,
     explain: ExplainOpt = False,
 ) -> None:
     """Resolve an attack roll against an AC (rules D1-D5, A1-A3)."""
-    if (ac is None) == (not no_ac):
-        raise UsageError("give exactly one of --ac N or --no-ac")
-    req = _test_request("attack", mod, adv, dis)
-    req["ac"] = ac
-    for r in ruling or []:
-        if r != "partial-success-hits":
-            raise typer.BadParameter(f"unknown ruling {r!r}; known: partial-success-hits",
-                                     param_hint="'--ruling'")
-        req["partial_success_hits"] = True
+    req = _test_request("attack", mod, adv, dis, ac=ac, no_ac=no_ac, rulings=ruling)
     run_request(req, name="<options>", as_json=json_, explain=explain,
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
@@ -285,10 +299,7 @@ def save(
     explain: ExplainOpt = False,
 ) -> None:
     """Resolve a saving throw against a save DC (rules D1-D5, S1-S2)."""
-    req = _test_request("save", mod, adv, dis)
-    req["dc"] = dc
-    if no_ability:
-        req["no_ability"] = True
+    req = _test_request("save", mod, adv, dis, dc=dc, no_ability=no_ability)
     run_request(req, name="<options>", as_json=json_, explain=explain,
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
@@ -668,8 +679,7 @@ def _run_odds(test: dict[str, Any], *, damage: dict[str, Any] | None = None,
 
 @odds_app.command("check", epilog="Example: linguo odds check --mod 5 --dc 15 --adv --json")
 def odds_check(
-    dc: Annotated[int, typer.Option(
-        "--dc", min=-1_000_000, max=1_000_000, help="The DC to reach.")],
+    dc: CheckDcOpt,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
@@ -682,12 +692,7 @@ def odds_check(
     explain: ExplainOpt = False,
 ) -> None:
     """Exact probability of each degree of an ability check (D1-D5, D7)."""
-    req = _test_request("check", mod, adv, dis)
-    req["dc"] = dc
-    if noun is not None:
-        req["noun"] = noun
-    if knows:
-        req["entity"] = {"idioms": list(knows)}
+    req = _test_request("check", mod, adv, dis, dc=dc, noun=noun, knows=knows)
     _run_odds(req, as_json=json_, explain=explain)
 
 
@@ -695,15 +700,12 @@ def odds_check(
                   "linguo odds attack --ac 15 --mod 5 --damage-dice 2d6+1 --tick moderate "
                   "--damage-mod potential=3 --resist --distribution")
 def odds_attack(
-    ac: Annotated[int | None, typer.Option(
-        "--ac", min=-1_000_000, max=1_000_000, help="The target's AC.")] = None,
-    no_ac: Annotated[bool, typer.Option(
-        "--no-ac", help="The target has no AC: automatic hit, no die (A3).")] = False,
+    ac: AcOpt = None,
+    no_ac: NoAcOpt = False,
     mod: ModOpt = None,
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
-    ruling: Annotated[list[str] | None, typer.Option(
-        "--ruling", help="Alternative ruling: partial-success-hits (A1).")] = None,
+    ruling: RulingOpt = None,
     damage_dice: Annotated[str | None, typer.Option(
         "--damage-dice", help="Damage dice, e.g. 2d6+1: adds the exact expected damage per "
         "attack (critical hits double the dice, T5).")] = None,
@@ -731,15 +733,7 @@ def odds_attack(
 ) -> None:
     """Exact odds of an attack roll: each degree, hit, critical hit, critical miss
     (D1-D5, A1-A3); with --damage-dice the exact damage per attack (T3-T5, R1-R3)."""
-    if (ac is None) == (not no_ac):
-        raise UsageError("give exactly one of --ac N or --no-ac")
-    req = _test_request("attack", mod, adv, dis)
-    req["ac"] = ac
-    for r in ruling or []:
-        if r != "partial-success-hits":
-            raise typer.BadParameter(f"unknown ruling {r!r}; known: partial-success-hits",
-                                     param_hint="'--ruling'")
-        req["partial_success_hits"] = True
+    req = _test_request("attack", mod, adv, dis, ac=ac, no_ac=no_ac, rulings=ruling)
     damage: dict[str, Any] | None = None
     if damage_dice is None:
         if tick is not None or damage_mod or resist or vuln or immune or distribution \
@@ -779,10 +773,7 @@ def odds_save(
     explain: ExplainOpt = False,
 ) -> None:
     """Exact probability of each degree of a saving throw (D1-D5, S1-S2)."""
-    req = _test_request("save", mod, adv, dis)
-    req["dc"] = dc
-    if no_ability:
-        req["no_ability"] = True
+    req = _test_request("save", mod, adv, dis, dc=dc, no_ability=no_ability)
     _run_odds(req, as_json=json_, explain=explain)
 
 

@@ -475,15 +475,19 @@ class TurnEngine:
         out["remaining"] = remaining(after, self.costs(after))
         return out
 
-    def require_able(self, e: Entity, what: str) -> None:
-        """C2: no actions while a condition forbids them (Stunned, Unconscious)."""
+    def require_able(self, e: Entity, what: str, effect: str = "no_actions") -> Any:
+        """C2: nothing for the dead, and no actions (or, with ``effect``, no
+        movement / no reactions) while a condition forbids them (Stunned,
+        Unconscious). Returns the entity's condition effects."""
         if e.dead:
             raise self.illegal("H6", f"{e.id} is dead and cannot {what}", entity=e.id)
         eff = self.effects(e)
-        if eff.no_actions:
-            names = self.by(e, "no_actions")
-            raise self.illegal("C2", f"{e.id} cannot {what}: no actions while {names}",
-                               entity=e.id, conditions=givers(e, self.catalog, "no_actions"))
+        if getattr(eff, effect):
+            names = self.by(e, effect)
+            why = f": no actions while {names}" if effect == "no_actions" else f" while {names}"
+            raise self.illegal("C2", f"{e.id} cannot {what}{why}", entity=e.id,
+                               conditions=givers(e, self.catalog, effect))
+        return eff
 
     def spend_ap(self, e: Entity, cost: int, what: str) -> Entity:
         """P1: spend ``cost`` action points; illegal when fewer are left."""
@@ -511,13 +515,7 @@ class TurnEngine:
         distance = Fraction(str(st["metres"]))
         mode = str(st.get("mode", "walk"))
         terrain = str(st.get("terrain", "normal"))
-        if e.dead:
-            raise self.illegal("H6", f"{eid} is dead and cannot move", entity=eid)
-        eff = self.effects(e)
-        if eff.no_movement:
-            names = self.by(e, "no_movement")
-            raise self.illegal("C2", f"{eid} cannot move while {names}", entity=eid,
-                               conditions=givers(e, self.catalog, "no_movement"))
+        eff = self.require_able(e, "move", "no_movement")
         if eff.crawl_only and mode != "crawl":
             raise self.illegal("P3", f"{eid} is {self.by(e, 'crawl_only')} and can only "
                                      f"crawl, not {mode}", mode=mode)
@@ -645,13 +643,7 @@ class TurnEngine:
         where = f"turns[{self.turn_index - 1}].steps[{(self.step_index or 1) - 1}].entity"
         r = self.entity(rid, where)
         what = str(st.get("name", "a reaction"))
-        if r.dead:
-            raise self.illegal("H6", f"{rid} is dead and cannot react", entity=rid)
-        eff = self.effects(r)
-        if eff.no_reactions:
-            names = self.by(r, "no_reactions")
-            raise self.illegal("C2", f"{rid} cannot react while {names}", entity=rid,
-                               conditions=givers(r, self.catalog, "no_reactions"))
+        self.require_able(r, "react", "no_reactions")
         if not r.reaction_available:
             raise self.illegal("P4", f"{rid} has already taken its reaction this round",
                                entity=rid, needed=1, left=0)
