@@ -110,7 +110,8 @@ def _big_state(n: int) -> str:
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_during_in_place_writes_never_tears(tmp_path: Path) -> None:
     """A process killed (SIGKILL) at random moments while it keeps rewriting the
-    state --in-place leaves a file that parses and is the old or the new state."""
+    state --in-place leaves a file that parses and is the old or the new state
+    (each round starts from the same file, so the two are known exactly)."""
     from linguo_cli import state_io
 
     path = tmp_path / "state.yaml"
@@ -122,6 +123,9 @@ def test_sigkill_during_in_place_writes_never_tears(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     delays = [0.05, 0.13, 0.21, 0.34, 0.08, 0.29]
     for delay in delays:
+        # each round starts from the original: a kill that lands between the damage
+        # and the heal leaves 49 HP, and the next round must not start from there
+        path.write_text(original, encoding="utf-8")
         proc = subprocess.Popen([sys.executable, "-c", LOOP, str(path)], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
