@@ -45,6 +45,13 @@ class LinguoGroup(TyperGroup):
             for line in exc.lines():
                 typer.echo(f"{prefix} {line}", err=True)
             raise typer.Exit(exc.code) from None
+        except BrokenPipeError:
+            raise  # the reader has gone: main() ends quietly, as a SIGPIPE would
+        except OSError as exc:
+            if exc.filename is not None:  # a file operation the command did not handle: a bug
+                typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
+                raise typer.Exit(5) from None
+            _output_failed(exc)
         except RecursionError:
             typer.echo("linguo: error: input nested too deeply", err=True)
             raise typer.Exit(3) from None
@@ -94,9 +101,132 @@ app = typer.Typer(
 )
 
 
+def _output_failed(exc: OSError) -> None:
+    """Standard output could not take the result (closed, a full device, a file
+    size limit): one line on stderr and exit 2, never a half-silent exit 0."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    try:
+        sys.stderr.write(f"linguo: error: cannot write the output: {reason}\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):  # stderr gone too: the exit code says it
+        pass
+    _discard_stdout()
+    raise SystemExit(2)
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that what is still buffered
+    for stdout cannot fail again when the interpreter exits."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed before linguo started
+    (``>&-``): writing to it fails like writing to a closed descriptor."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, _text: str) -> int:
+        raise OSError(9, "standard output is closed")
+
+    def flush(self) -> None:
+        return None
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(9, "standard output is closed")
+
+    @property
+    def buffer(self) -> "_ClosedStream":
+        return self
+
+
+def _whole_writes(stream: Any) -> Any:
+    """``stream`` (standard output) rebuilt on a raw writer that writes every
+    byte or raises: Python's own accepts a short write (a file size limit,
+    ``ulimit -f``) and drops the rest silently, which would cut a result short
+    with exit 0. Streams without a file descriptor are returned unchanged."""
+    import io
+    import os
+
+    try:
+        fd: int = int(stream.fileno())
+    except (OSError, AttributeError, ValueError):
+        return stream
+
+    class _WholeWriter(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def fileno(self) -> int:
+            return fd
+
+        def isatty(self) -> bool:
+            return os.isatty(fd)
+
+        def write(self, data: Any) -> int:
+            view = memoryview(data).cast("B")
+            done = 0
+            while done < len(view):  # a short write is retried; the retry reports the error
+                done += os.write(fd, view[done:])
+            return done
+
+    try:
+        stream.flush()
+    except OSError:
+        return stream
+    return io.TextIOWrapper(io.BufferedWriter(_WholeWriter()), encoding=stream.encoding,
+                            errors=stream.errors, line_buffering=stream.line_buffering)
+
+
+def _end_quietly_on_broken_pipe() -> None:
+    """The reader of our output has gone (``linguo ... | head -1``): end at
+    once with 141 (128 + SIGPIPE), as a program killed by SIGPIPE would, with
+    no message; stdout is pointed at /dev/null so the exit flush cannot fail."""
+    _discard_stdout()
+    raise SystemExit(141)
+
+
 def main() -> None:
-    """Console-script entry point (``linguo``)."""
-    app(prog_name="linguo")
+    """Console-script entry point (``linguo``).
+
+    Exit codes are those of :mod:`linguo_cli.errors`; in addition a closed or
+    full standard output is exit 2 (one line on stderr) and a reader that went
+    away (a broken pipe) ends the run quietly with 141.
+    """
+    import signal
+
+    if hasattr(signal, "SIGXFSZ"):  # a file size limit (ulimit -f): a failed write, not a kill
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    else:
+        sys.stdout = _whole_writes(sys.stdout)
+    code: Any = 0
+    try:
+        app(prog_name="linguo")
+    except SystemExit as exc:
+        code = exc.code
+    except BrokenPipeError:
+        _end_quietly_on_broken_pipe()
+    if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # Click's own EPIPE handling
+        _end_quietly_on_broken_pipe()
+    try:
+        sys.stdout.flush()  # what is still buffered must reach the file, or fail here
+    except BrokenPipeError:
+        _end_quietly_on_broken_pipe()
+    except OSError as exc:
+        _output_failed(exc)
+    raise SystemExit(code)
 
 
 # ---------------------------------------------------------------------------
@@ -112,15 +242,24 @@ def _name_value(value: Any, option: str) -> Any:
     return value
 
 
+def _brief(text: str, limit: int = 60) -> str:
+    """An option value as quoted in a diagnostic: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def parse_rolls(text: str | None) -> list[int] | None:
     """``"17,4"`` -> ``[17, 4]``; a bad list is a usage error (exit 2)."""
     if text is None:
         return None
     faces: list[int] = []
     for part in text.replace(" ", "").split(","):
-        if not part.isdigit() or not 1 <= int(part) <= 1000:
+        # ASCII digits only ("²".isdigit() is true) and at most 4 of them, so
+        # int() never sees an exotic digit or a 5,000-digit string
+        if not (part.isascii() and part.isdigit() and len(part) <= 4) \
+                or not 1 <= int(part) <= 1000:
             raise typer.BadParameter(
-                f"{text!r} is not a comma-separated list of dice faces (whole numbers 1-1000)",
+                f"{_brief(text)!r} is not a comma-separated list of dice faces "
+                "(whole numbers 1-1000)",
                 param_hint="'--rolls'")
         faces.append(int(part))
     if len(faces) > 100_000:
@@ -873,6 +1012,9 @@ def golden_export(
 
     from linguo_cli import golden
 
+    if Path(json_dir).exists() and not Path(json_dir).is_dir():
+        raise typer.BadParameter(f"{json_dir!r} exists and is not a folder",
+                                 param_hint="'--json'")
     written = golden.export_json(_suite_dir(suite), Path(json_dir))
     typer.echo(f"wrote {len(written)} files below {json_dir}")
 
@@ -902,8 +1044,13 @@ def verify(
 ) -> None:
     """Run the golden suite against linguo or another implementation; print
     every failure as file::id: path: expected X, got Y. Exit 1 if any case fails."""
+    import math
+
     from linguo_cli import golden
 
+    if not (math.isfinite(timeout) and 0 < timeout <= 3600):
+        raise typer.BadParameter("must be a number of seconds above 0 and at most 3600",
+                                 param_hint="'--timeout'")
     code = golden.verify(_suite_dir(suite), impl=impl, batch=batch, timeout=timeout,
                          filters=filter_, junit=junit, quiet=quiet)
     if code:

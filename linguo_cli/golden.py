@@ -1201,7 +1201,11 @@ def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def serve(batch: bool) -> int:
-    """Run the adapter on this process's standard streams; returns the exit code."""
+    """Run the adapter on this process's standard streams; returns the exit code.
+
+    Raises :class:`InputError` (exit 3) when standard input is closed."""
+    if sys.stdin is None:  # started with stdin closed (<&-)
+        raise InputError(Diagnostic("<stdin>", "", "standard input is closed"))
     stdin = sys.stdin.buffer
     if batch:
         return serve_batch(stdin, sys.stdout, sys.stderr)

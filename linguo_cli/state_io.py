@@ -264,6 +264,8 @@ def _read(path: str, *, lock: bool) -> tuple[str, str, FileLock | None]:
     held: FileLock | None = None
     try:
         if path == "-":
+            if sys.stdin is None:  # started with stdin closed (<&-)
+                raise InputError(Diagnostic(name, "", "standard input is closed"))
             raw = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
         else:
             if os.path.isdir(path):
