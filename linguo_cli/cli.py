@@ -24,7 +24,7 @@ try:  # Typer >= 0.22 ships its own copy of Click
 except ImportError:  # pragma: no cover - older Typer on top of Click
     from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found]
 
-from linguo_cli.errors import InputError, LinguoError, UsageError
+from linguo_cli.errors import InputError, LinguoError, UsageError, one_line
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 resolved; 1 conformance failures (verify); 2 usage error; "
@@ -43,7 +43,7 @@ class LinguoGroup(TyperGroup):
         except LinguoError as exc:
             prefix = "linguo: usage error:" if exc.code == 2 else "linguo: error:"
             for line in exc.lines():
-                typer.echo(f"{prefix} {line}", err=True)
+                typer.echo(f"{prefix} {one_line(line)}", err=True)
             raise typer.Exit(exc.code) from None
         except BrokenPipeError:
             raise  # the reader has gone: main() ends quietly, as a SIGPIPE would
@@ -75,7 +75,7 @@ class LinguoGroup(TyperGroup):
             if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
                 typer.echo(ctx.get_help())  # bare `linguo` (or a bare group): its help
                 sys.exit(0)
-            message = " ".join(exc.format_message().split())
+            message = one_line(" ".join(exc.format_message().split()))
             where = (f" (see '{ctx.command_path} --help')"
                      if ctx is not None and ctx.parent is not None else "")
             typer.echo(f"linguo: usage error: {message}{where}", err=True)

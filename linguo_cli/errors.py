@@ -14,6 +14,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MAX_DIAGNOSTICS = 50
+"""At most this many problems are printed for one error; the rest are counted."""
+
+
+def one_line(text: str, limit: int = 1000) -> str:
+    """``text`` made safe for a one-line diagnostic: every character that is
+    not printable (newlines, other control characters, line separators) is
+    written as its escape (``\\n``, ``\\x1b``, ``\\u2028``), and a text longer
+    than ``limit`` characters keeps its start and says how long it was, so a
+    key or file name can neither forge a second line nor flood the terminal."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) > limit:
+        text = f"{text[: max(limit - 40, 10)]}... ({len(text)} characters)"
+    return text
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -29,7 +45,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.place}: {self.field or '(document)'}: {self.message}"
+        field = one_line(self.field, 200) if self.field else "(document)"
+        return f"{one_line(self.place, 300)}: {field}: {one_line(self.message, 500)}"
 
 
 class LinguoError(Exception):
@@ -67,7 +84,15 @@ class InputError(LinguoError):
         super().__init__("; ".join(str(d) for d in self.diagnostics))
 
     def lines(self) -> list[str]:
-        return [str(d) for d in self.diagnostics]
+        """One line per problem, at most :data:`MAX_DIAGNOSTICS` of them (plus
+        one that counts the rest; a list that already ends with its own count
+        line, as schema errors do, is left as it is)."""
+        shown = self.diagnostics
+        if len(shown) > MAX_DIAGNOSTICS + 1:
+            rest = len(shown) - MAX_DIAGNOSTICS
+            shown = [*shown[:MAX_DIAGNOSTICS],
+                     Diagnostic(shown[0].place.split(":")[0], "", f"{rest} more errors not shown")]
+        return [str(d) for d in shown]
 
 
 class RulesError(LinguoError):

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from linguo_cli.errors import Diagnostic, InputError, UsageError
+from linguo_cli.errors import MAX_DIAGNOSTICS, Diagnostic, InputError, UsageError
 
 # ---------------------------------------------------------------------------
 # Limits (documented in README.md, "Limits")
@@ -80,8 +80,6 @@ MAX_ALIASES = 100
 MAX_INT_DIGITS = 20
 #: Longest number written in a document, in characters.
 MAX_NUMBER_CHARS = 100
-#: Most diagnostics printed for one document (the rest are counted).
-MAX_DIAGNOSTICS = 50
 #: Seconds a command waits for another linguo run to release a state file.
 LOCK_TIMEOUT = 10.0
 

@@ -4,11 +4,13 @@ never exit 5 or a traceback (robustness issue, section 2)."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,3 +125,49 @@ def test_golden_export_onto_a_file_is_a_usage_error(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert "exists and is not a folder" in r.stderr
     assert target.read_text(encoding="utf-8") == "keep me"
+
+
+# --- diagnostics: one line each, escaped, shortened, capped (section 5) ---
+
+
+def _damage_state(path: Path) -> Any:
+    return run_cli("damage", "--state", str(path), "--target", "x", "--dice", "1d4",
+                   "--tick", "tiny", "--rolls", "1")
+
+
+def test_a_key_with_a_newline_cannot_forge_a_second_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text('entities: []\n"evil\\nlinguo: error: forged": 1\n', encoding="utf-8")
+    r = _damage_state(path)
+    assert r.exit_code == 3
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "evil\\nlinguo: error: forged" in lines[0]
+
+
+@pytest.mark.parametrize("char,escape", [("\u2028", "\\u2028"), ("\x85", "\\x85")])
+def test_line_separators_in_a_key_are_escaped(tmp_path: Path, char: str, escape: str) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"entities": [], f"a{char}b": 1}), encoding="utf-8")
+    r = _damage_state(path)
+    assert r.exit_code == 3
+    assert char not in r.stderr and f"a{escape}b" in r.stderr
+
+
+def test_a_huge_unknown_key_is_shortened(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"entities": [], "k" * 900_000: 1}), encoding="utf-8")
+    r = _damage_state(path)
+    assert r.exit_code == 3
+    assert len(r.stderr) < 2000 and "(900000 characters)" in r.stderr
+
+
+def test_semantic_errors_are_capped_at_50_lines(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    entity = {"id": "x", "kind": "enemy", "hp": 5, "max_hp": 5}
+    path.write_text(json.dumps({"entities": [entity] * 11_000}), encoding="utf-8")
+    r = _damage_state(path)
+    assert r.exit_code == 3
+    lines = r.stderr.splitlines()
+    assert len(lines) == 51
+    assert lines[-1].endswith("10949 more errors not shown")  # 10,999 duplicates - 50 shown
