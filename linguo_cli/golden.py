@@ -36,10 +36,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from fractions import Fraction
@@ -746,7 +746,10 @@ def _decode_json(text: str) -> Any:
     def refuse(name: str) -> Any:
         raise ValueError(f"{name} is not JSON")
 
-    return json.loads(text, parse_constant=refuse)
+    try:
+        return json.loads(text, parse_constant=refuse)
+    except RecursionError:  # an answer nested too deeply: that case fails, the run goes on
+        raise ValueError("nested too deeply") from None
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -803,31 +806,6 @@ def _protocol_env(version: int | None) -> dict[str, str]:
     return env
 
 
-def _popen_group() -> dict[str, Any]:
-    return {"start_new_session": True} if os.name == "posix" else {}
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill ``proc`` and its process group (POSIX), then reap it."""
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
-        pass
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
-
-
 def _exit_text(code: int) -> str:
     if code < 0:
         try:
@@ -854,21 +832,20 @@ class PlainImplementation:
         self.env = _protocol_env(version)
 
     def __call__(self, request: Mapping[str, Any]) -> Reply:
+        from linguo_cli import impl_process
+
         data = (json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=self.env, **_popen_group())
+            proc = impl_process.popen(self.argv, env=self.env)
         except OSError as exc:
             return Reply(failure=f"cannot start the implementation: {exc}", failure_type="crash")
-        try:
-            out, err = proc.communicate(data, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
+        out, err, problem = impl_process.communicate(proc, data, self.timeout)
+        if problem == "timeout" or out is None and problem != "oversize":
             return Reply(failure=f"timed out after {self.timeout:g} s", failure_type="timeout")
-        except OSError as exc:  # pragma: no cover - pipe trouble
-            _kill(proc)
-            return Reply(failure=f"cannot talk to the implementation: {exc}",
-                         failure_type="crash")
+        if out is None:
+            return Reply(failure="answer larger than "
+                                 f"{impl_process.MAX_ANSWER_BYTES // 1024 // 1024} MiB "
+                                 "(the capture limit)", failure_type="protocol")
         code = proc.returncode
         if code < 0:
             tail = _tail(err)
@@ -891,6 +868,9 @@ class PlainImplementation:
 
 class _StartFailure(Exception):
     pass
+
+
+_OVERSIZE = b"\x00oversize"  # queued by the batch reader for a line over the capture limit
 
 
 class BatchImplementation:
@@ -918,38 +898,38 @@ class BatchImplementation:
         self.hello: dict[str, Any] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: IO[bytes] | None = None
+        self._stderr: Any = None  # impl_process.StderrTail of the running process
         self._dead: str | None = None
 
     # -- process management --------------------------------------------
     def _read(self, proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
+        """Queue each answer line; a line longer than the capture limit is
+        queued as :data:`_OVERSIZE` and ends the reading (the process is
+        then stopped by the exchange that gets it)."""
+        from linguo_cli.impl_process import MAX_ANSWER_BYTES
+
         assert proc.stdout is not None
         try:
-            for line in proc.stdout:
+            while line := proc.stdout.readline(MAX_ANSWER_BYTES + 1):
+                if len(line) > MAX_ANSWER_BYTES:
+                    lines.put(_OVERSIZE)
+                    break
                 lines.put(line)
         except (OSError, ValueError):
             pass
         lines.put(None)
 
     def _stderr_tail(self) -> str:
-        if self._stderr is None:
-            return ""
-        try:
-            self._stderr.seek(0)
-            return _tail(self._stderr.read()[-4096:])
-        except (OSError, ValueError):
-            return ""
+        return "" if self._stderr is None else _tail(self._stderr.text())
 
     def _start(self) -> None:
-        if self._stderr is not None:
-            self._stderr.close()
-        self._stderr = tempfile.TemporaryFile()
+        from linguo_cli import impl_process
+
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=self._stderr, env=self.env, bufsize=0,
-                                    **_popen_group())
+            proc = impl_process.popen(self.argv, env=self.env)  # buffered: fast readline
         except OSError as exc:
             raise _StartFailure(f"cannot start the implementation: {exc}") from None
+        self._stderr = impl_process.StderrTail(proc.stderr)
         self._proc = proc
         self._lines = queue.Queue()
         threading.Thread(target=self._read, args=(proc, self._lines), daemon=True).start()
@@ -971,6 +951,8 @@ class BatchImplementation:
         self.hello = obj
 
     def _stop(self, graceful: bool = False) -> None:
+        from linguo_cli import impl_process
+
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -980,15 +962,8 @@ class BatchImplementation:
                 proc.stdin.close()
                 proc.wait(timeout=min(self.timeout, 5))
             except (OSError, subprocess.TimeoutExpired):
-                _kill(proc)
-        else:
-            _kill(proc)
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
                 pass
+        impl_process.kill(proc)  # the whole group, also after a graceful end
 
     def _exchange(self, message: Mapping[str, Any]) -> bytes | Reply:
         """Write one line, read one line; a :class:`Reply` failure when the
@@ -1009,13 +984,19 @@ class BatchImplementation:
             try:
                 code = proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                _kill(proc)
-                code = proc.returncode
+                code = None
             self._stop()
+            code = proc.returncode if code is None else code
             tail = self._stderr_tail()
             return Reply(failure=f"the implementation ended ({_exit_text(code)}) without "
                                  "answering" + (f": {tail}" if tail else ""),
                          failure_type="crash")
+        if line is _OVERSIZE:
+            self._stop()
+            from linguo_cli.impl_process import MAX_ANSWER_BYTES
+
+            return Reply(failure=f"answer line larger than {MAX_ANSWER_BYTES // 1024 // 1024} "
+                                 "MiB (the capture limit)", failure_type="protocol")
         return line
 
     # -- the runner ------------------------------------------------------
@@ -1028,6 +1009,12 @@ class BatchImplementation:
             except _StartFailure as exc:
                 self._dead = str(exc)
                 return Reply(failure=self._dead, failure_type="crash")
+        extra = self._extra_line()
+        if extra is not None:
+            self._stop()  # out of step: every later answer would land on the wrong case
+            return Reply(failure="protocol break: the implementation wrote more than one line "
+                                 f"for the previous request ({_snippet(extra)}); restarted",
+                         failure_type="protocol")
         raw = self._exchange(request)
         if isinstance(raw, Reply):
             return raw
@@ -1038,12 +1025,23 @@ class BatchImplementation:
             return Reply(failure=f"answer is not JSON: {_snippet(raw)}", failure_type="protocol")
         return _reply_from_object(obj, raw)
 
+    def _extra_line(self) -> bytes | None:
+        """A line already waiting before a request was sent: an answer too
+        many for the previous request (``None`` when there is none)."""
+        try:
+            line = self._lines.get_nowait()
+        except queue.Empty:
+            return None
+        if line is None:  # the process ended after its last answer: restart quietly
+            self._lines.put(None)
+            return None
+        return b"(a line longer than the capture limit)" if line is _OVERSIZE else line
+
     def close(self) -> None:
-        """End the session: close stdin, wait briefly, kill if needed."""
+        """End the session: close stdin, wait briefly, then end the process
+        group whatever happened."""
         self._stop(graceful=True)
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self._stderr = None
 
     def __enter__(self) -> BatchImplementation:
         return self
@@ -1153,8 +1151,15 @@ def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     """Plain mode: read one request (JSON) from ``stdin``, write its result on
     ``stdout``; on an error write one line on ``stderr`` and return its exit
     code (3 invalid input, 4 rules violation, 5 internal error)."""
+    from linguo_cli.state_io import MAX_DOCUMENT_BYTES
+
+    raw = stdin.read(MAX_DOCUMENT_BYTES + 1)
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        stderr.write(f"linguo: error: <stdin>: request larger than "
+                     f"{MAX_DOCUMENT_BYTES // 1024} KiB (the document limit)\n")
+        return 3
     try:
-        text = stdin.read().decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         stderr.write("linguo: error: request is not UTF-8\n")
         return 3
@@ -1165,6 +1170,23 @@ def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     stdout.write(_compact(obj) + "\n")
     stdout.flush()
     return 0
+
+
+_MAX_LINE = 1024 * 1024  # state_io.MAX_DOCUMENT_BYTES, without importing state_io here
+
+
+def _bounded_lines(stdin: IO[bytes]) -> Iterator[bytes | None]:
+    """The lines of ``stdin``, each at most :data:`_MAX_LINE` bytes; a longer
+    line is read to its end in pieces (never held whole) and yields ``None``."""
+    while line := stdin.readline(_MAX_LINE + 1):
+        if len(line) <= _MAX_LINE or line.endswith(b"\n") and len(line) == _MAX_LINE + 1:
+            yield line
+            continue
+        while not line.endswith(b"\n"):  # skip the rest of the oversized line
+            line = stdin.readline(_MAX_LINE)
+            if not line:
+                break
+        yield None
 
 
 def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
@@ -1178,7 +1200,11 @@ def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
         stdout.flush()
 
     first = True
-    for raw in stdin:
+    for raw in _bounded_lines(stdin):
+        if raw is None:
+            send({"error": 3, "message": "request line larger than "
+                  f"{_MAX_LINE // 1024} KiB (the document limit)"})
+            continue
         text = raw.decode("utf-8", "replace").strip()
         if not text:
             continue
@@ -1237,6 +1263,11 @@ def same_answer_hint(outcomes: list[Outcome], impl: str | None) -> str:
             f"then feed one case's request to it on stdin")
 
 
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
 def verify(root: Path, *, impl: str | None = None, batch: bool = False,
            timeout: float = DEFAULT_TIMEOUT, filters: list[str] | None = None,
            junit: str | None = None, quiet: bool = False,
@@ -1279,10 +1310,13 @@ def verify(root: Path, *, impl: str | None = None, batch: bool = False,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from linguo_cli import impl_process
+
     console = Console(stderr=True)
     outcomes: list[Outcome] = []
     try:
-        with Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(),
+        with impl_process.guarded() if impl is not None else _nothing(), \
+                Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
                       console=console, transient=True,
                       disable=quiet or not console.is_terminal) as progress:

@@ -257,6 +257,76 @@ def read_text(path: str) -> tuple[str, str]:
     return name, text
 
 
+#: Seconds a pipe may stay silent (no byte, no end) before reading it fails.
+PIPE_IDLE_TIMEOUT = 10.0
+
+
+def _is_pipe(path: str) -> bool:
+    """Whether ``path`` is a FIFO (a named pipe, ``<(command)``, ``/dev/stdin``
+    on a pipe): read like stdin, bounded and with an idle timeout."""
+    import stat
+
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _read_stdin(name: str) -> bytes:
+    """Standard input, at most one byte over the document limit: a pipe is
+    read with the idle timeout, anything else (a file, a terminal) as it is."""
+    stream = sys.stdin.buffer
+    try:
+        fd = stream.fileno()
+        is_pipe = _fd_is_pipe(fd)
+    except (OSError, ValueError, AttributeError):  # a replaced stdin (tests, embedding)
+        is_pipe = False
+    if is_pipe:
+        return _read_fd(fd, name)
+    return bytes(stream.read(MAX_DOCUMENT_BYTES + 1))
+
+
+def _fd_is_pipe(fd: int) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(os.fstat(fd).st_mode)
+
+
+def _read_pipe_path(path: str, name: str) -> bytes:
+    """Open a FIFO without waiting for a writer (``O_NONBLOCK``) and read it
+    with :func:`_read_fd`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return _read_fd(fd, name)
+    finally:
+        os.close(fd)
+
+
+def _read_fd(fd: int, name: str) -> bytes:
+    """Read a pipe to its end: at most ``MAX_DOCUMENT_BYTES + 1`` bytes, and
+    :class:`InputError` (exit 3) when no byte and no end come for
+    :data:`PIPE_IDLE_TIMEOUT` seconds (a FIFO nobody writes to)."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_DOCUMENT_BYTES:
+        if not poller.poll(int(PIPE_IDLE_TIMEOUT * 1000)):
+            raise InputError(Diagnostic(name, "", f"no data for {PIPE_IDLE_TIMEOUT:g} s "
+                                                  "(a pipe that nobody writes to?)"))
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def _read(path: str, *, lock: bool) -> tuple[str, str, FileLock | None]:
     name = "<stdin>" if path == "-" else path
     held: FileLock | None = None
@@ -264,10 +334,15 @@ def _read(path: str, *, lock: bool) -> tuple[str, str, FileLock | None]:
         if path == "-":
             if sys.stdin is None:  # started with stdin closed (<&-)
                 raise InputError(Diagnostic(name, "", "standard input is closed"))
-            raw = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+            raw = _read_stdin(name)
+        elif _is_pipe(path):
+            raw = _read_pipe_path(path, name)
         else:
             if os.path.isdir(path):
                 raise InputError(Diagnostic(name, "", "is a directory, not a document"))
+            if os.path.exists(path) and not os.path.isfile(path):
+                raise InputError(Diagnostic(name, "", "is a device or socket, not a document "
+                                                      "(pipes and regular files are read)"))
             if lock:
                 held = FileLock.acquire(path)
                 raw = held.read(MAX_DOCUMENT_BYTES + 1)
