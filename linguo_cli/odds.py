@@ -304,7 +304,7 @@ def _d20_odds(offset: int, advantage: bool, disadvantage: bool, partial_success_
     for natural, w in enumerate(naturals, start=1):
         degree = _test_degree(natural, offset)
         by_degree[degree] += w
-        if natural + offset >= 0:
+        if degree >= Degree.SUCCESS:  # D1 rev. 2: the degree, not total >= target
             success += w
         if _attack_hits(degree, partial_success_hits):
             hit += w
@@ -321,8 +321,9 @@ class TestOdds:
     """Exact odds of one d20 test (no die rolled).
 
     ``degrees``: probability of each degree, worst to best (all six, summing
-    to 1); ``success``: P(total >= target) (D1; an automatic hit counts as a
-    success, an S2 failure as none); attacks also have ``hit``,
+    to 1); ``success``: P(degree after D5 is success or critical success)
+    (D1 rev. 2, the same event as a result's ``success``; an automatic hit
+    counts as a success, an S2 failure as none); attacks also have ``hit``,
     ``critical_hit`` and ``critical_miss`` (``None`` for other tests).
     ``dice`` is the d20 notation rolled (``1d20``, ``2d20kh1``, ``2d20kl1``)
     or ``None`` when no die is rolled (A3, S2).
@@ -487,14 +488,15 @@ def _rolled_test_odds(kind: TestKind, target: int, mod_total: int, adv: bool, di
     need = target - mod_total
     reach = ("every natural reaches it" if need <= 1 else "no natural reaches it"
              if need > 20 else f"a natural of {need} or more reaches it")
-    notes("D1", f"modifiers {mod_total:+d} against {target_name} {target}: "
-          f"{reach}; P(total >= {target_name}) = {success}")
+    notes("D1", f"modifiers {mod_total:+d} against {target_name} {target}: {reach}")
     notes("D4", f"each natural's margin is natural {offset:+d}, read on the degree ladder")
     notes("D5", "a natural 20 moves the degree one step up, a natural 1 one step down")
+    notes("D1", f"the test succeeds when its degree is success or critical success: "
+          f"P(success) = {success}")
     if kind is not TestKind.ATTACK:
         if kind is TestKind.SAVE:
-            notes("S1", "the save succeeds when total >= save DC; the effect decides what "
-                  "each degree changes")
+            notes("S1", "the save succeeds at success or critical success (D1); the effect "
+                  "decides what each degree changes")
         return dice, by_degree, success, None, None, None, tuple(notes.steps)
     notes("A1", f"P(hit) = {hit} (success or critical success"
           + (", and partial success by the ruling partial-success-hits)"
