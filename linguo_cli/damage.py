@@ -206,7 +206,8 @@ def roll_amount(
             f"{tick.range_text()} (T3)"))
 
     expected = expression.expected_value() if expression is not None else Fraction(0)
-    conforming = tick.conforms(expected)
+    why = tick.nonconformity(expression if expression is not None else expected)  # T3 rev. 2
+    conforming = why is None
     if amount is None:
         steps.append(Step(table_rule, f"{what} tick {tick.title}: expected-value range "
                                       f"{tick.range_text()}, {ability} multiplier "
@@ -217,15 +218,13 @@ def roll_amount(
             steps.append(Step("T3", f"{formula}: expected value {_frac(expected)} lies in "
                                     f"{tick.range_text()}: conforming"))
         elif allow_nonconforming:
-            text = (f"{formula}: expected value {_frac(expected)} is outside the {what} tick "
-                    f"{tick.title} range {tick.range_text()} (T3); allowed on request")
+            text = f"{formula} {why} (T3); allowed on request"
             warnings.append(text)
             steps.append(Step("T3", text))
         else:
             raise RulesError(
                 "T3",
-                f"{formula} has expected value {_frac(expected)}, outside the {what} tick "
-                f"{tick.title} range {tick.range_text()}; choose other dice or another tick "
+                f"{formula} {why}; choose other dice or another tick "
                 "(or allow_nonconforming / --allow-nonconforming)",
                 {"dice": formula, "expected_value": str(expected), "tick": tick.name,
                  "min": tick.min, "max": tick.max})

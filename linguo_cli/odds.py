@@ -591,16 +591,16 @@ def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, poten
     """
     note = notes or _Notes()
     ev = expression.expected_value()
-    conforms = tick.conforms(ev)
-    if not conforms and not allow_nonconforming:
+    why = tick.nonconformity(expression)
+    conforms = why is None
+    if why is not None and not allow_nonconforming:
         raise RulesError(
-            "T3", f"{expression.text()} has expected value {fraction_text(ev)}, outside the "
-            f"{tick.title} damage tick ({tick.range_text()})",
+            "T3", f"{expression.text()} {why}",
             {"dice": expression.text(), "expected_value": fraction_text(ev),
              "tick": tick.name, "range": tick.range_text()})
     note("T3", f"{expression.text()} has expected value {fraction_text(ev)}: "
-         + ("within" if conforms else "OUTSIDE (allowed by request)")
-         + f" the {tick.title} damage tick ({tick.range_text()})")
+         + (f"within the {tick.title} damage tick ({tick.range_text()})" if conforms
+            else f"NOT CONFORMING, allowed by request: {expression.text()} {why}"))
     flat = potential * tick.multiplier + sum(m.value for m in modifiers)
     note("T4", f"damage = dice + Potential {potential:+d} x {tick.multiplier}"
          + "".join(f" {m.value:+d} ({m.label})" for m in modifiers)
@@ -815,19 +815,19 @@ def resolve_ticks_request(request: Mapping[str, Any], dice: DiceSource) -> dict[
         })
         notes("T3", f"{expr.text()}: exact expected value {fraction_text(ev)} "
               f"(minimum {expr.minimum()}, maximum {expr.maximum()}); a tick conforms when "
-              "its range holds it, bounds included")
+              "its range holds it, bounds included, and a dice tick needs at least one die "
+              "(rev. 2)")
         notes("T1", f"damage ticks: {_tick_titles(damage_ticks)}")
         notes("T2", f"healing ticks: {_tick_titles(healing_ticks)}")
         name = request.get("tick")
         if name is not None:
             tick = get_tick(name, healing=healing, field="tick")
-            conforms = tick.has_range and tick.conforms(ev)
-            if not conforms:
-                why = (f"outside the {tick.title} {table} tick ({tick.range_text()})"
-                       if tick.has_range else
-                       f"but the {tick.title} {table} tick takes no dice")
+            why = (tick.nonconformity(expr) if tick.has_range else
+                   f"has expected value {fraction_text(ev)}, but the {tick.title} {table} "
+                   "tick takes no dice")
+            if why is not None:
                 raise RulesError(
-                    "T3", f"{expr.text()} has expected value {fraction_text(ev)}, {why}",
+                    "T3", f"{expr.text()} {why}",
                     {"dice": expr.text(), "expected_value": fraction_text(ev),
                      "tick": tick.name, "healing": healing, "range": tick.range_text()})
             out["tick"] = tick_dict(tick, conforms=True)
