@@ -148,10 +148,12 @@ def roll_amount(
 
     * T3: the exact expected value of ``expression`` (constants included,
       modifier terms excluded; no dice counts as 0) must lie in the tick's
-      range, bounds included; otherwise :class:`RulesError` ``T3`` (exit 4),
+      range, bounds included, and a dice tick's formula needs a die (rev. 2);
+      otherwise :class:`RulesError` ``T3`` (exit 4),
       unless ``allow_nonconforming``, which adds a warning instead.
-    * T5: ``critical`` (damage only) rolls twice the dice of every term
-      (``2d6+1`` rolls ``4d6+1``); the modifier terms are not doubled.
+    * T5: ``critical`` (damage only) rolls every dice term a second time as
+      its own group (``2d6+1`` rolls ``2d6+2d6+1``); the modifier terms are
+      not doubled.
     * T4/T7: amount = dice total + modifier x multiplier + flat modifiers,
       floored at 0.
     * Damage tick None deals no damage (amount 0; its multiplier is 0 and

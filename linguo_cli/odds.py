@@ -581,7 +581,7 @@ def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, poten
     """Exact damage per attack of ``expression`` for an attack with odds ``test``.
 
     Damage of one roll = dice total + ``potential`` x tick multiplier + flat
-    ``modifiers``, floored at 0 (T4); a critical hit rolls twice the dice,
+    ``modifiers``, floored at 0 (T4); a critical hit rolls each dice term twice (two groups),
     constants not doubled (T5); then R1-R3 per outcome. Per attack:
     ``P(normal hit) * on_hit + P(critical hit) * on_critical_hit``, 0 otherwise.
 

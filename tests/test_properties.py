@@ -3,7 +3,7 @@
 * the degree never gets worse as the total rises with the same natural face;
 * replaying the printed faces (``rolls_used``) gives the identical result;
 * plus the invariants the contract states: faces consumed, kept face, the
-  D5 shift of at most one step, success = total >= target, attack flags.
+  D5 shift of at most one step, success = degree at least success (D1 rev. 2), attack flags.
 
 Each test is bounded (a couple of hundred examples, small inputs).
 """
