@@ -8,6 +8,7 @@ alternative ``partial-success-hits`` (true at partial success).
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -102,9 +103,15 @@ def test_save_idiom_w_saves_s_does_not() -> None:
         {"id": "w", "kind": "enemy", "hp": 30, "max_hp": 30, "abilities": {"signature": -4}},
         {"id": "s", "kind": "enemy", "hp": 30, "max_hp": 30, "abilities": {"signature": 16}},
     ]
-    r = resolve({"kind": "cast", "caster": "ayla", "idiom": "Burst - Frost",
-                 "targets": ["w", "s"], "state": {"entities": ents},
-                 "rolls": [20, 1, 3, 4, 5, 2]})
+    request = {"kind": "cast", "caster": "ayla", "idiom": "Burst - Frost",
+               "targets": ["w", "s"], "state": {"entities": ents},
+               "rolls": [20, 1, 3, 4, 5, 2]}
+    r = resolve(request)
     assert [(t["entity"], t["success"]) for t in r["tests"]] == [("w", True), ("s", False)]
     assert r["entities"]["w"]["after"]["hp"] == 20
     assert r["entities"]["s"]["after"]["hp"] == 10
+    text = run_cli("resolve", "-", input=json.dumps(request))
+    assert text.exit_code == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert any("save on w" in line and "SAVES" in line for line in lines)
+    assert any("save on s" in line and "FAILS" in line for line in lines)
