@@ -67,8 +67,11 @@ class TestResult:
 
     ``faces``: every d20 rolled in order, with ``kept``; ``natural``: the kept
     face (``None`` when no die was rolled); ``margin = total - target``;
-    ``unadjusted_degree`` from D4, ``degree`` after the D5 shift. Attacks set
-    ``hit``, ``critical_hit``, ``critical_miss``; other tests leave them ``None``.
+    ``unadjusted_degree`` from D4, ``degree`` after the D5 shift; the outcome
+    (:attr:`succeeded`, JSON ``success``) reads ``degree`` (D1 rev. 2). Attacks
+    set ``hit`` (the degree, A1; partial success too under
+    ``partial_success_hits``), ``critical_hit``, ``critical_miss``; other tests
+    leave them ``None``.
     """
 
     __test__ = False
@@ -91,8 +94,11 @@ class TestResult:
 
     @property
     def succeeded(self) -> bool:
-        """Total >= target (D1), or an automatic success."""
-        return self.degree >= Degree.SUCCESS if self.margin is None else self.margin >= 0
+        """Rule D1/S1 (rev. 2): the test succeeds when its degree after the D5
+        shift is success or critical success (so a natural 20 at margin -1
+        succeeds and a natural 1 at margin 0 does not); an automatic hit (A3)
+        succeeds, an S2 automatic failure does not. Never ``total >= target``."""
+        return self.degree >= Degree.SUCCESS
 
     def as_dict(self) -> dict[str, object]:
         """The stable JSON shape (see ``golden/README.md``)."""
@@ -222,9 +228,13 @@ def resolve_test(request: TestRequest, dice: DiceSource) -> TestResult:
             note("A2", "critical success: a critical hit")
         if critical_miss:
             note("A2", "critical failure: a critical miss, which always misses")
+    elif request.kind is TestKind.CHECK:
+        note("D1", "the check " + ("succeeds" if degree >= Degree.SUCCESS else "fails")
+             + f" ({degree.title}: success or critical success succeeds)")
     elif request.kind is TestKind.SAVE:
-        note("S1", "the save " + ("succeeds" if margin >= 0 else "fails")
-             + f" ({degree.title}); the effect decides what the degree changes")
+        note("S1", "the save " + ("succeeds" if degree >= Degree.SUCCESS else "fails")
+             + f" ({degree.title}, D1: success or critical success saves); the effect "
+             "decides what the degree changes")
 
     return TestResult(
         kind=request.kind, faces=faces, natural=natural, modifiers=request.modifiers,

@@ -679,7 +679,8 @@ def damage(
         "--mod", help="potential=N (multiplied by the tick's multiplier, T4) or LABEL=N "
         "(flat); repeatable.")] = None,
     crit: Annotated[bool, typer.Option(
-        "--crit", help="Critical hit: twice the dice, modifiers not doubled (T5).")] = False,
+        "--crit", help="Critical hit: each dice term rolled again as its own group, modifiers "
+        "not doubled (T5).")] = False,
     type_: Annotated[str | None, typer.Option(
         "--type", help="Damage type, e.g. fire (resistance, vulnerability, immunity: R1-R3).")
     ] = None,

@@ -148,10 +148,12 @@ def roll_amount(
 
     * T3: the exact expected value of ``expression`` (constants included,
       modifier terms excluded; no dice counts as 0) must lie in the tick's
-      range, bounds included; otherwise :class:`RulesError` ``T3`` (exit 4),
+      range, bounds included, and a dice tick's formula needs a die (rev. 2);
+      otherwise :class:`RulesError` ``T3`` (exit 4),
       unless ``allow_nonconforming``, which adds a warning instead.
-    * T5: ``critical`` (damage only) rolls twice the dice of every term
-      (``2d6+1`` rolls ``4d6+1``); the modifier terms are not doubled.
+    * T5: ``critical`` (damage only) rolls every dice term a second time as
+      its own group (``2d6+1`` rolls ``2d6+2d6+1``); the modifier terms are
+      not doubled.
     * T4/T7: amount = dice total + modifier x multiplier + flat modifiers,
       floored at 0.
     * Damage tick None deals no damage (amount 0; its multiplier is 0 and
@@ -206,7 +208,8 @@ def roll_amount(
             f"{tick.range_text()} (T3)"))
 
     expected = expression.expected_value() if expression is not None else Fraction(0)
-    conforming = tick.conforms(expected)
+    why = tick.nonconformity(expression if expression is not None else expected)  # T3 rev. 2
+    conforming = why is None
     if amount is None:
         steps.append(Step(table_rule, f"{what} tick {tick.title}: expected-value range "
                                       f"{tick.range_text()}, {ability} multiplier "
@@ -217,15 +220,13 @@ def roll_amount(
             steps.append(Step("T3", f"{formula}: expected value {_frac(expected)} lies in "
                                     f"{tick.range_text()}: conforming"))
         elif allow_nonconforming:
-            text = (f"{formula}: expected value {_frac(expected)} is outside the {what} tick "
-                    f"{tick.title} range {tick.range_text()} (T3); allowed on request")
+            text = f"{formula} {why} (T3); allowed on request"
             warnings.append(text)
             steps.append(Step("T3", text))
         else:
             raise RulesError(
                 "T3",
-                f"{formula} has expected value {_frac(expected)}, outside the {what} tick "
-                f"{tick.title} range {tick.range_text()}; choose other dice or another tick "
+                f"{formula} {why}; choose other dice or another tick "
                 "(or allow_nonconforming / --allow-nonconforming)",
                 {"dice": formula, "expected_value": str(expected), "tick": tick.name,
                  "min": tick.min, "max": tick.max})

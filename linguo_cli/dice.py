@@ -199,19 +199,13 @@ class DiceExpression:
         return "".join(parts)
 
     def doubled(self) -> DiceExpression:
-        """The critical-hit expression (rule T5): every dice term rolls twice
-        as many dice (a keep count doubles with it); the constant is unchanged."""
-        return replace(
-            self,
-            terms=tuple(
-                replace(
-                    t,
-                    count=t.count * 2,
-                    keep=(t.keep[0], t.keep[1] * 2) if t.keep else None,
-                )
-                for t in self.terms
-            ),
-        )
+        """The critical-hit expression (rule T5 rev. 2): every dice term is
+        rolled a second time as its own group with the same sign, right after
+        it; the constant is unchanged. ``4d6kh3`` -> ``4d6kh3+4d6kh3`` (not
+        ``8d6kh6``), ``3d6-1d4+1`` -> ``3d6+3d6-1d4-1d4+1``. So the expected
+        value of the dice exactly doubles, and the dice are rolled in the
+        order of the doubled expression as written."""
+        return replace(self, terms=tuple(t for t in self.terms for _ in range(2)))
 
     def expected_value(self) -> Fraction:
         """The exact expected value of the expression (rule T3 uses it)."""

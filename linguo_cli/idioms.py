@@ -266,11 +266,9 @@ def _idiom_from(raw: Mapping[str, Any], where: list[Any], problems: list[tuple[l
             expr = parse_dice(part["dice"], ["effect", kind, "dice"])
             if expr is None:
                 return None
-            if tick.has_range and not tick.conforms(expr.expected_value()):
-                ev = expr.expected_value()
-                bad(["effect", kind, "dice"],
-                    f"dice {expr.text()} have expected value {ev} outside the {tick.title} "
-                    f"{kind} tick's range {tick.range_text()} (T3)")
+            why = tick.nonconformity(expr)  # T3 (rev. 2: a dice tick needs a die)
+            if why is not None:
+                bad(["effect", kind, "dice"], f"dice {expr.text()} {why} (T3)")
         elif tick.has_range:
             bad(["effect", kind], f"the {tick.title} {kind} tick needs dice")
             return None

@@ -304,7 +304,7 @@ def _d20_odds(offset: int, advantage: bool, disadvantage: bool, partial_success_
     for natural, w in enumerate(naturals, start=1):
         degree = _test_degree(natural, offset)
         by_degree[degree] += w
-        if natural + offset >= 0:
+        if degree >= Degree.SUCCESS:  # D1 rev. 2: the degree, not total >= target
             success += w
         if _attack_hits(degree, partial_success_hits):
             hit += w
@@ -321,8 +321,9 @@ class TestOdds:
     """Exact odds of one d20 test (no die rolled).
 
     ``degrees``: probability of each degree, worst to best (all six, summing
-    to 1); ``success``: P(total >= target) (D1; an automatic hit counts as a
-    success, an S2 failure as none); attacks also have ``hit``,
+    to 1); ``success``: P(degree after D5 is success or critical success)
+    (D1 rev. 2, the same event as a result's ``success``; an automatic hit
+    counts as a success, an S2 failure as none); attacks also have ``hit``,
     ``critical_hit`` and ``critical_miss`` (``None`` for other tests).
     ``dice`` is the d20 notation rolled (``1d20``, ``2d20kh1``, ``2d20kl1``)
     or ``None`` when no die is rolled (A3, S2).
@@ -487,14 +488,15 @@ def _rolled_test_odds(kind: TestKind, target: int, mod_total: int, adv: bool, di
     need = target - mod_total
     reach = ("every natural reaches it" if need <= 1 else "no natural reaches it"
              if need > 20 else f"a natural of {need} or more reaches it")
-    notes("D1", f"modifiers {mod_total:+d} against {target_name} {target}: "
-          f"{reach}; P(total >= {target_name}) = {success}")
+    notes("D1", f"modifiers {mod_total:+d} against {target_name} {target}: {reach}")
     notes("D4", f"each natural's margin is natural {offset:+d}, read on the degree ladder")
     notes("D5", "a natural 20 moves the degree one step up, a natural 1 one step down")
+    notes("D1", f"the test succeeds when its degree is success or critical success: "
+          f"P(success) = {success}")
     if kind is not TestKind.ATTACK:
         if kind is TestKind.SAVE:
-            notes("S1", "the save succeeds when total >= save DC; the effect decides what "
-                  "each degree changes")
+            notes("S1", "the save succeeds at success or critical success (D1); the effect "
+                  "decides what each degree changes")
         return dice, by_degree, success, None, None, None, tuple(notes.steps)
     notes("A1", f"P(hit) = {hit} (success or critical success"
           + (", and partial success by the ruling partial-success-hits)"
@@ -579,7 +581,7 @@ def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, poten
     """Exact damage per attack of ``expression`` for an attack with odds ``test``.
 
     Damage of one roll = dice total + ``potential`` x tick multiplier + flat
-    ``modifiers``, floored at 0 (T4); a critical hit rolls twice the dice,
+    ``modifiers``, floored at 0 (T4); a critical hit rolls each dice term twice (two groups),
     constants not doubled (T5); then R1-R3 per outcome. Per attack:
     ``P(normal hit) * on_hit + P(critical hit) * on_critical_hit``, 0 otherwise.
 
@@ -589,16 +591,16 @@ def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, poten
     """
     note = notes or _Notes()
     ev = expression.expected_value()
-    conforms = tick.conforms(ev)
-    if not conforms and not allow_nonconforming:
+    why = tick.nonconformity(expression)
+    conforms = why is None
+    if why is not None and not allow_nonconforming:
         raise RulesError(
-            "T3", f"{expression.text()} has expected value {fraction_text(ev)}, outside the "
-            f"{tick.title} damage tick ({tick.range_text()})",
+            "T3", f"{expression.text()} {why}",
             {"dice": expression.text(), "expected_value": fraction_text(ev),
              "tick": tick.name, "range": tick.range_text()})
     note("T3", f"{expression.text()} has expected value {fraction_text(ev)}: "
-         + ("within" if conforms else "OUTSIDE (allowed by request)")
-         + f" the {tick.title} damage tick ({tick.range_text()})")
+         + (f"within the {tick.title} damage tick ({tick.range_text()})" if conforms
+            else f"NOT CONFORMING, allowed by request: {expression.text()} {why}"))
     flat = potential * tick.multiplier + sum(m.value for m in modifiers)
     note("T4", f"damage = dice + Potential {potential:+d} x {tick.multiplier}"
          + "".join(f" {m.value:+d} ({m.label})" for m in modifiers)
@@ -813,19 +815,19 @@ def resolve_ticks_request(request: Mapping[str, Any], dice: DiceSource) -> dict[
         })
         notes("T3", f"{expr.text()}: exact expected value {fraction_text(ev)} "
               f"(minimum {expr.minimum()}, maximum {expr.maximum()}); a tick conforms when "
-              "its range holds it, bounds included")
+              "its range holds it, bounds included, and a dice tick needs at least one die "
+              "(rev. 2)")
         notes("T1", f"damage ticks: {_tick_titles(damage_ticks)}")
         notes("T2", f"healing ticks: {_tick_titles(healing_ticks)}")
         name = request.get("tick")
         if name is not None:
             tick = get_tick(name, healing=healing, field="tick")
-            conforms = tick.has_range and tick.conforms(ev)
-            if not conforms:
-                why = (f"outside the {tick.title} {table} tick ({tick.range_text()})"
-                       if tick.has_range else
-                       f"but the {tick.title} {table} tick takes no dice")
+            why = (tick.nonconformity(expr) if tick.has_range else
+                   f"has expected value {fraction_text(ev)}, but the {tick.title} {table} "
+                   "tick takes no dice")
+            if why is not None:
                 raise RulesError(
-                    "T3", f"{expr.text()} has expected value {fraction_text(ev)}, {why}",
+                    "T3", f"{expr.text()} {why}",
                     {"dice": expr.text(), "expected_value": fraction_text(ev),
                      "tick": tick.name, "healing": healing, "range": tick.range_text()})
             out["tick"] = tick_dict(tick, conforms=True)

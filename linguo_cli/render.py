@@ -92,6 +92,8 @@ def _test_text(console: Any, r: dict[str, Any]) -> None:
             verdict += " (critical hit)"
         if r["critical_miss"]:
             verdict += " (critical miss)"
+    else:  # D1/S1 rev. 2: the outcome is the degree's, as in ``success``
+        verdict += "  [bold]SUCCEEDS[/bold]" if r["success"] else "  [bold]FAILS[/bold]"
     console.print(verdict)
 
 
@@ -257,7 +259,8 @@ def _odds_text(console: Any, r: dict[str, Any]) -> None:
                       f"{_bar(p['probability'])}[/]", f"{p['percent']}%", p["probability"])
     console.print(table)
     s = r["success"]
-    console.print(f"Total >= {target}: {s['percent']}% ({s['probability']})")
+    console.print(f"Success (success or critical success, D1): {s['percent']}% "
+                  f"({s['probability']})")
     if t["kind"] == "attack":
         console.print("  ".join(
             f"{name}: [bold]{r[key]['percent']}%[/bold] ({r[key]['probability']})"
@@ -368,6 +371,8 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
         verdict = degree_markup(t["degree"])
         if t["kind"] == "attack":
             verdict += "  HIT" if t.get("hit") else "  MISS"
+        elif t.get("success") is not None:  # D1/S1 rev. 2: the degree's outcome
+            verdict += "  SAVES" if t["success"] else "  FAILS"
         console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
     amount = r.get("amount")
     if amount:

@@ -40,11 +40,43 @@ class Tick:
             return "no dice range"
         return f"{self.min}-{self.max}" if self.max is not None else f"{self.min} and up"
 
-    def conforms(self, expected: Fraction) -> bool:
-        """Rule T3: ``min <= expected <= max`` (bounds included)."""
+    @property
+    def rolls_dice(self) -> bool:
+        """Rule T3 (rev. 2): ``False`` for the ticks that roll nothing (damage
+        None; healing None, Complete, Resurrection), ``True`` for every dice
+        tick, whose formula must contain at least one die."""
+        return self.has_range and self.name != "none"
+
+    def conforms(self, formula: DiceExpression | Fraction) -> bool:
+        """Rule T3: whether ``formula`` conforms to this tick (see
+        :meth:`nonconformity`). Given a bare expected value (a
+        :class:`~fractions.Fraction`), only the range is checked; give the
+        formula so that a die-less formula is refused too (T3 rev. 2)."""
+        return self.nonconformity(formula) is None
+
+    def nonconformity(self, formula: DiceExpression | Fraction) -> str | None:
+        """Rule T3 (rev. 2): why ``formula`` does not conform to this tick, or
+        ``None`` when it does. A tick without a dice range accepts anything;
+        a dice tick refuses a formula without a die (``6``: "has no die") and
+        one whose exact expected value (constants included) lies outside
+        ``[min, max]``, bounds included. The reason reads after the formula,
+        e.g. ``"has expected value 3, outside the Low damage tick's range
+        4-8"``."""
         if self.min is None:
-            return True
-        return self.min <= expected and (self.max is None or expected <= self.max)
+            return None
+        table = "healing" if self.healing else "damage"
+        if isinstance(formula, DiceExpression):
+            if self.rolls_dice and not formula.terms:
+                return (f"has no die: a formula for the {self.title} {table} tick needs at "
+                        "least one die (a bare constant is not a tick roll)")
+            expected = formula.expected_value()
+        else:
+            expected = formula
+        if self.min <= expected and (self.max is None or expected <= self.max):
+            return None
+        shown = str(expected.numerator) if expected.denominator == 1 else str(expected)
+        return (f"has expected value {shown}, outside the {self.title} {table} tick's range "
+                f"{self.range_text()}")
 
 
 @cache
@@ -79,8 +111,9 @@ def get_tick(name: str, healing: bool = False, field: str = "tick") -> Tick:
 
 
 def conforming_ticks(expr: DiceExpression, healing: bool = False) -> list[Tick]:
-    """Every tick (with a dice range) whose range holds the exact expected
-    value of ``expr`` (T3)."""
-    ev = expr.expected_value()
+    """Every tick (with a dice range) that ``expr`` conforms to (T3): its range
+    holds the exact expected value of ``expr``, and a dice tick needs at least
+    one die in ``expr`` (rev. 2), so ``6`` conforms to no dice tick and ``0``
+    to the None tick only."""
     return [t for t in tables()["healing" if healing else "damage"]
-            if t.has_range and t.conforms(ev)]
+            if t.has_range and t.conforms(expr)]

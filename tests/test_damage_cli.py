@@ -40,7 +40,7 @@ def test_acceptance_crit_json() -> None:
     out = r.json()
     assert out["amount"] == 34
     assert out["dice_total"] == 30 and out["ability_modifier"] == 2 and out["multiplier"] == 2
-    assert out["rolled_dice"] == "8d6" and out["rolls_used"] == [3, 3, 4, 6, 1, 2, 5, 6]
+    assert out["rolled_dice"] == "4d6+4d6" and out["rolls_used"] == [3, 3, 4, 6, 1, 2, 5, 6]
 
 
 def test_acceptance_nonconforming_exit_4() -> None:

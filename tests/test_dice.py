@@ -242,11 +242,46 @@ def test_minimum_maximum_and_count(text: str, low: int, high: int, count: int) -
     assert (expr.minimum(), expr.maximum(), expr.dice_count()) == (low, high, count)
 
 
-def test_doubled_doubles_dice_not_the_constant() -> None:
-    assert parse("2d6+1").doubled().text() == "4d6+1"
-    assert parse("4d6kh3-2").doubled().text() == "8d6kh6-2"
-    assert parse("1d8+1d4+3").doubled().text() == "2d8+2d4+3"
+def test_doubled_rolls_each_term_again_as_its_own_group() -> None:
+    # T5 rev. 2: each dice term a second time, same sign, right after it;
+    # the constant once.
+    assert parse("2d6+1").doubled().text() == "2d6+2d6+1"
+    assert parse("4d6kh3-2").doubled().text() == "4d6kh3+4d6kh3-2"
+    assert parse("3d6-1d4+1").doubled().text() == "3d6+3d6-1d4-1d4+1"
+    assert parse("1d8+1d4+3").doubled().text() == "1d8+1d8+1d4+1d4+3"
     assert parse("3").doubled().text() == "3"
+
+
+def test_doubled_keep_term_is_two_groups_not_one_bigger_pool() -> None:
+    # 4d6kh3 on a critical hit, faces 6,6,6,6 then 1,1,1,1: two groups keep
+    # 6+6+6 = 18 and 1+1+1 = 3, total 21 (one pool 8d6kh6 would keep 26).
+    src = ScriptedDice([6, 6, 6, 6, 1, 1, 1, 1])
+    result = dice.roll(parse("4d6kh3").doubled(), src)
+    src.finish()
+    assert result.total == 21
+    assert [r["kept"] for r in result.face_records()] == [
+        True, True, True, False, True, True, True, False]
+
+
+def test_doubled_keep_term_doubles_the_expected_value_exactly() -> None:
+    # E[4d6kh3] = 15869/1296 (classic); the critical expression is twice it.
+    one = parse("4d6kh3")
+    assert one.expected_value() == Fraction(15869, 1296)
+    assert one.doubled().expected_value() == Fraction(15869, 648)
+    assert (one.doubled().minimum(), one.doubled().maximum()) == (6, 36)
+    # 3d6-1d4+1: 10.5 - 2.5 + 1 = 9; doubled 21 - 5 + 1 = 17 (dice doubled, +1 once)
+    mixed = parse("3d6-1d4+1").doubled()
+    assert mixed.expected_value() == 17
+    assert (mixed.minimum(), mixed.maximum()) == (6 - 8 + 1, 36 - 2 + 1)
+
+
+def test_doubled_dice_are_consumed_in_the_written_order() -> None:
+    # 3d6+3d6-1d4-1d4+1: three d6, three d6, one d4, one d4.
+    src = ScriptedDice([1, 2, 3, 4, 5, 6, 2, 3])
+    result = dice.roll(parse("3d6-1d4+1").doubled(), src)
+    src.finish()
+    assert [r["die"] for r in result.face_records()] == [6] * 6 + [4, 4]
+    assert result.total == 21 - 2 - 3 + 1
 
 
 # ---------------------------------------------------------------------------

@@ -455,3 +455,34 @@ def test_random_expressions_agree_with_icepool(count: int, sides: int, keep: str
     got = odds.expression_distribution(parse(text))
     assert got == as_fractions(icepool_expression(text))
     assert odds.expected(got) == parse(text).expected_value()
+
+
+# ---------------------------------------------------------------------------
+# Revision 2: D1 (success is the degree's event) and T5 (critical dice groups)
+
+
+@pytest.mark.parametrize("adv,dis", [(False, False), (True, False), (False, True)])
+def test_attack_success_and_hit_are_one_event_by_default(adv: bool, dis: bool) -> None:
+    # D1 rev. 2: P(success) = P(hit) at every offset (they differed at a
+    # natural 20 at margin -1 and a natural 1 at margin 0 when success was
+    # total >= AC); under partial-success-hits only hit grows.
+    for offset in range(-22, 3):
+        got = odds.odds_for_test(make_test(TestKind.ATTACK, offset + 15, 15, adv, dis))
+        assert got.success == got.hit, offset
+        psh = odds.odds_for_test(make_test(TestKind.ATTACK, offset + 15, 15, adv, dis, True))
+        assert psh.success == got.success and psh.hit == got.hit + got.degrees[
+            Degree.PARTIAL_SUCCESS], offset
+
+
+@pytest.mark.parametrize("text,tick", [("4d6kh3", "strong"), ("2d8kl1+1", "low"),
+                                       ("4d6kl1", "tiny")])
+def test_critical_damage_expectation_doubles_the_dice_exactly(text: str, tick: str) -> None:
+    # T5 rev. 2: each term again as its own group: E[crit] = 2 x E[dice] - constant.
+    expr = parse(text)
+    test = odds.odds_for_test(make_test(TestKind.ATTACK, 0, 11))
+    got = odds.damage_odds(expr, tick=get_tick(tick), test=test)
+    want = 2 * expr.expected_value() - expr.constant
+    assert got.as_dict()["expected_on_critical_hit"] == odds.fraction_text(want)
+    assert got.as_dict()["critical_dice"] == "+".join([t.text() for t in expr.terms
+                                                       for _ in range(2)]) + (
+        f"+{expr.constant}" if expr.constant else "")

@@ -185,3 +185,87 @@ def test_documented_examples_run() -> None:
         run = run_cli(*args)
         expected = 4 if args[:3] == ["ticks", "3d6", "--tick"] else 0
         assert run.exit_code == expected, (args, run.stderr)
+
+
+# ---------------------------------------------------------------------------
+# T3 rev. 2: a tick formula needs at least one die (except the ticks that roll
+# nothing: damage None; healing None, Complete, Resurrection).
+
+
+def test_dieless_formula_is_not_a_dice_tick_roll() -> None:
+    low, none = get_tick("low"), get_tick("none")
+    assert low.nonconformity(parse("6")) is not None and not low.conforms(parse("6"))
+    assert "die" in (low.nonconformity(parse("6")) or "")
+    assert low.conforms(parse("1d4+3"))  # one die and the constant: 5.5 in 4-8
+    assert none.conforms(parse("0"))  # the None tick rolls nothing
+    assert get_tick("resurrection", healing=True).conforms(parse("5"))
+    assert get_tick("complete", healing=True).conforms(parse("5"))
+    assert not get_tick("none", healing=True).rolls_dice
+    assert [t.name for t in tables()["damage"] if not t.rolls_dice] == ["none"]
+    assert [t.name for t in tables()["healing"] if not t.rolls_dice] == [
+        "none", "complete", "resurrection"]
+
+
+@pytest.mark.parametrize("args", [
+    ("damage", "--tick", "low", "--dice", "6"),
+    ("heal", "--tick", "low", "--dice", "5"),
+    ("ticks", "6", "--tick", "low"),
+    ("ticks", "5", "--tick", "low", "--healing"),
+    ("odds", "attack", "--ac", "10", "--damage-dice", "6", "--tick", "low"),
+])
+def test_dieless_formula_for_a_dice_tick_exits_4_citing_t3(args: tuple[str, ...]) -> None:
+    run = run_cli(*args)
+    assert run.exit_code == 4, run.stdout + run.stderr
+    assert "T3" in run.stderr
+
+
+def test_allow_nonconforming_lets_a_dieless_formula_through() -> None:
+    run = run_cli("damage", "--tick", "low", "--dice", "6", "--allow-nonconforming", "--json")
+    assert run.exit_code == 0, run.stderr
+    r = run.json()
+    assert (r["amount"], r["conforming"], r["faces"]) == (6, False, [])
+    assert r["warnings"] and "T3" in r["warnings"][0]
+
+
+def test_dieless_formula_conforms_to_no_dice_tick() -> None:
+    run = run_cli("ticks", "6", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert (run.json()["damage_ticks"], run.json()["healing_ticks"]) == ([], [])
+    zero = run_cli("ticks", "0", "--json").json()
+    assert (zero["damage_ticks"], zero["healing_ticks"]) == (["none"], ["none"])
+
+
+def test_dieless_formula_in_a_turn_attack_is_refused() -> None:
+    from linguo_cli.errors import RulesError
+    from linguo_cli.requests import resolve
+
+    request = {
+        "kind": "turn", "rolls": [15],
+        "state": {"entities": [
+            {"id": "a", "kind": "player", "hp": 10, "max_hp": 10},
+            {"id": "g", "kind": "enemy", "hp": 10, "max_hp": 10, "ac": 10}]},
+        "turns": [{"entity": "a", "steps": [
+            {"kind": "attack", "target": "g", "damage": {"dice": "6", "tick": "low"}}]}],
+    }
+    with pytest.raises(RulesError) as err:
+        resolve(request)
+    assert err.value.rule == "T3"
+
+
+def test_dieless_formula_in_an_idiom_catalog_is_refused() -> None:
+    from linguo_cli.errors import LinguoError
+    from linguo_cli.requests import resolve
+
+    idiom = {"name": "Poke - Stone", "verb": "Poke", "noun": "Stone", "flux_cost": 1,
+             "hand_cost": 0, "effect": {"attack": {"ability": "potential"},
+                                        "damage": {"tick": "low", "dice": "6",
+                                                   "type": "bludgeoning"}}}
+    request = {"kind": "cast", "caster": "a", "idiom": "Poke - Stone", "targets": ["g"],
+               "idioms": [idiom], "rolls": [15],
+               "state": {"entities": [
+                   {"id": "a", "kind": "player", "hp": 10, "max_hp": 10, "flux": 5,
+                    "idioms": ["Poke - Stone"]},
+                   {"id": "g", "kind": "enemy", "hp": 10, "max_hp": 10, "ac": 10}]}}
+    with pytest.raises(LinguoError) as err:
+        resolve(request)
+    assert "T3" in str(err.value) and "die" in str(err.value)
