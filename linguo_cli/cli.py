@@ -1186,3 +1186,76 @@ def overclock_command(
     if entries is not None:
         req["conditions"] = entries
     run_request(req, name="<options>", as_json=json_, explain=explain)
+
+
+# ---------------------------------------------------------------------------
+# linguo rest (rule H9, with C2)
+
+
+def parse_amounts(items: list[str] | None, option: str) -> dict[str, int]:
+    """``["ayla=5", "bram=2"]`` -> ``{"ayla": 5, "bram": 2}`` (whole numbers
+    0 to 1,000,000); a malformed item or an id given twice is a usage error
+    (exit 2). Whether each id is in the state is checked later (exit 3)."""
+    out: dict[str, int] = {}
+    for item in items or []:
+        eid, sep, value = item.partition("=")
+        eid, value = eid.strip(), value.strip()
+        if (not sep or not eid or not (value.isascii() and value.isdigit())
+                or len(value) > 7 or int(value) > 1_000_000):
+            raise typer.BadParameter(
+                f"{item!r} is not ID=N with N a whole number 0-1000000 (e.g. ayla=5)",
+                param_hint=f"'{option}'")
+        if eid in out:
+            raise typer.BadParameter(f"{eid!r} given twice", param_hint=f"'{option}'")
+        out[eid] = int(value)
+    return out
+
+
+@app.command(epilog="Example: linguo rest examples/state.yaml --long --hp ayla=6 -o rested.yaml")
+def rest(
+    state: Annotated[str, typer.Argument(help="State file (YAML or JSON); - for stdin.")],
+    long: Annotated[bool, typer.Option(
+        "--long", help="A long rest: temporary HP end, and the conditions the catalog ends on "
+        "a long rest (default: Drained, Lethargic, Stunned, Prone, Unconscious not from "
+        "0 HP). Default: a short rest, which changes only what the options say.")] = False,
+    entity: Annotated[list[str] | None, typer.Option(
+        "--entity", help="Id of an entity that rests; repeatable. Default: every entity that "
+        "can rest (the dead, Dying and Stable at 0 HP are skipped and listed).")] = None,
+    hp: Annotated[list[str] | None, typer.Option(
+        "--hp", metavar="ID=N", help="HP the entity regains, capped at max HP; repeatable.")
+    ] = None,
+    flux: Annotated[list[str] | None, typer.Option(
+        "--flux", metavar="ID=N", help="Flux the entity regains, capped at flux_max; "
+        "repeatable.")] = None,
+    exhaustion: Annotated[list[str] | None, typer.Option(
+        "--exhaustion", metavar="ID=N", help="Exhaustion tiers removed, never below 0; "
+        "repeatable.")] = None,
+    conditions: ConditionsOpt = None,
+    output: OutputOpt = None,
+    in_place: InPlaceOpt = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Rest outside turns (H9): HP, Flux and Exhaustion as the options say; a long
+    rest also ends temporary HP and the conditions the catalog says (C2).
+
+    A dead, Dying or Stable-at-0-HP entity cannot rest: naming one (--entity,
+    --hp, --flux, --exhaustion) exits 4 and writes nothing. AP, movement,
+    reaction and Hand points are not touched (they are set at the next start
+    of turn). No die is rolled.
+    """
+    req: dict[str, Any] = {"kind": "rest"}
+    if long:
+        req["long"] = True
+    if entity:
+        req["entities"] = list(entity)
+    for key, items, option in (("hp", hp, "--hp"), ("flux", flux, "--flux"),
+                               ("exhaustion", exhaustion, "--exhaustion")):
+        amounts = parse_amounts(items, option)
+        if amounts:
+            req[key] = amounts
+    entries = _catalog_entries("conditions", conditions)
+    if entries is not None:
+        req["conditions"] = entries
+    run_state_request(req, load_state(state), output=output, in_place=in_place,
+                      as_json=json_, explain=explain)

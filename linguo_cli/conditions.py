@@ -145,12 +145,23 @@ def _effects_from(raw: Mapping[str, Any]) -> Effects:
 @dataclass(frozen=True, slots=True)
 class ConditionDef:
     """One catalog entry: ``name``, ``description``, ``rules`` enforced for it
-    elsewhere (e.g. Dying: H5-H8) and its ``effects``."""
+    elsewhere (e.g. Dying: H5-H8) and its ``effects``.
+
+    ``ends_on_long_rest`` (C2, H9; default ``False``, so a catalog written
+    before the field ends nothing on a long rest): a long rest ends the
+    condition, except when held from one of ``long_rest_except_sources``
+    (casefolded; default Unconscious: ``dying``, ``nonlethal``)."""
 
     name: str
     description: str = ""
     rules: tuple[str, ...] = ()
     effects: Effects = field(default_factory=Effects)
+    ends_on_long_rest: bool = False
+    long_rest_except_sources: tuple[str, ...] = ()
+
+    def ended_by_long_rest(self, source: str) -> bool:
+        """True when a long rest ends this condition held from ``source`` (H9)."""
+        return self.ends_on_long_rest and source.casefold() not in self.long_rest_except_sources
 
     @property
     def enforced(self) -> bool:
@@ -164,6 +175,10 @@ class ConditionDef:
         if self.rules:
             out["rules"] = list(self.rules)
         out["effects"] = self.effects.as_dict()
+        if self.ends_on_long_rest:
+            out["ends_on_long_rest"] = True
+        if self.long_rest_except_sources:
+            out["long_rest_except_sources"] = list(self.long_rest_except_sources)
         return out
 
 
@@ -198,6 +213,13 @@ class Catalog:
             return (f"{name} has no enforced effect (the condition catalog ({self.name}) "
                     "lists none): it is tracked with its source and duration only")
         return None
+
+    def ended_by_long_rest(self, condition: Condition) -> bool:
+        """True when a long rest ends ``condition`` (its entry's
+        ``ends_on_long_rest`` and source exceptions, H9); a condition the
+        catalog does not list is never ended by a rest."""
+        entry = self.get(condition.name)
+        return entry is not None and entry.ended_by_long_rest(condition.source)
 
     def effects_for(self, entity: Entity) -> Effects:
         """The combined enforced effects of every condition ``entity`` holds
@@ -257,7 +279,10 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
         seen.add(key)
         entries.append(ConditionDef(
             name=raw["name"], description=raw.get("description", ""),
-            rules=tuple(raw.get("rules") or ()), effects=_effects_from(raw.get("effects") or {})))
+            rules=tuple(raw.get("rules") or ()), effects=_effects_from(raw.get("effects") or {}),
+            ends_on_long_rest=bool(raw.get("ends_on_long_rest", False)),
+            long_rest_except_sources=tuple(
+                str(x).casefold() for x in raw.get("long_rest_except_sources") or ())))
     if problems:
         raise InputError(problems)
     return Catalog(tuple(entries), name=name)

@@ -406,6 +406,33 @@ def _overclock_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"[yellow]note:[/yellow] {escape(n)}")
 
 
+def _rest_text(console: Any, r: dict[str, Any]) -> None:
+    """Rest (H9): its length, then one line per resting entity (what changed,
+    events) and one per entity skipped with its reason."""
+    from rich.markup import escape
+
+    reasons = {"dead": "dead", "dying": "Dying", "stable": "Stable at 0 HP"}
+    resting, skipped = r.get("resting") or [], r.get("skipped") or {}
+    console.print(f"{'Long' if r.get('long') else 'Short'} rest: {len(resting)} resting"
+                  + (f", {len(skipped)} skipped" if skipped else ""))
+    for eid, rep in (r.get("entities") or {}).items():
+        b, a = rep["before"], rep["after"]
+        changes = [f"{label} {b[k]} -> {a[k]}" + (f"/{a[top]}" if top else "")
+                   for k, label, top in (("hp", "HP", "max_hp"), ("temp_hp", "temp HP", ""),
+                                         ("flux", "Flux", "flux_max"),
+                                         ("exhaustion", "Exhaustion", ""))
+                   if b[k] != a[k]]
+        ended = rep.get("conditions_ended") or []
+        if ended:
+            changes.append("ends " + ", ".join(ended))
+        others = [ev for ev in rep.get("events") or []
+                  if ev != "temp_hp_ends" and not ev.startswith("condition_ends:")]
+        console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
+                      + ("  [bold]" + escape(", ".join(others)) + "[/bold]" if others else ""))
+    for eid, why in skipped.items():
+        console.print(f"  {escape(eid)}: does not rest ({reasons.get(why, why)}, H9)")
+
+
 #: result kind -> text renderer ``(console, result) -> None``.
 TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "check": _test_text,
@@ -420,4 +447,5 @@ TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "ticks": _ticks_text,
     "cast": _cast_text,
     "overclock": _overclock_text,
+    "rest": _rest_text,
 }

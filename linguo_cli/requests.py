@@ -39,6 +39,7 @@ HANDLERS: dict[str, str] = {
     "ticks": "linguo_cli.odds:resolve_ticks_request",
     "cast": "linguo_cli.flux:resolve_cast_request",
     "overclock": "linguo_cli.flux:resolve_overclock_request",
+    "rest": "linguo_cli.rest:resolve_rest_request",
 }
 
 
