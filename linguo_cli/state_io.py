@@ -1344,6 +1344,21 @@ def _current_umask() -> int:
     return mask
 
 
+def _check_replaceable(path: str, target: str, st: os.stat_result) -> None:
+    """Refuse (exit 2) to replace ``target`` when it is not a regular file,
+    is read-only by its mode, or has other names (hard links)."""
+    import stat
+
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path}: cannot write: not a regular file")
+    if not st.st_mode & 0o222:
+        raise UsageError(f"{path}: cannot write: the file is read-only (mode "
+                         f"{stat.S_IMODE(st.st_mode):04o}); make it writable to update it")
+    if st.st_nlink > 1:
+        raise UsageError(f"{path}: cannot write: the file has {st.st_nlink} names (hard "
+                         "links) and replacing it would split them; write with -o elsewhere")
+
+
 def atomic_write(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file
     ``.linguo-*.tmp`` in the same folder, flushed and fsynced, then renamed over
@@ -1351,18 +1366,30 @@ def atomic_write(path: str, text: str) -> None:
     and a crash (even SIGKILL) see the old or the new file, never a torn one;
     a killed write may leave its temporary file behind.
 
-    An existing file keeps its permission bits (and owner, where allowed); a
-    new one gets ``0666 & ~umask``. Raises :class:`UsageError` (exit 2) when
-    the file cannot be written; the old file is then unchanged.
+    An existing file keeps its whole mode, setuid/setgid bits included (and
+    owner, where allowed); a new one gets ``0666 & ~umask``. Refused, with
+    :class:`UsageError` (exit 2) and the old file unchanged: a path that
+    cannot be written, a symbolic link loop, a target that is not a regular
+    file, a read-only file (no write bit in its mode, even for root) and a
+    file with several names (hard links), which replacing would split.
     """
-    target = os.path.realpath(path) if os.path.islink(path) else path
+    target = path
+    if os.path.islink(path):
+        try:
+            target = os.path.realpath(path, strict=True)
+        except FileNotFoundError:  # a dangling link: its target is created
+            target = os.path.realpath(path)
+        except OSError as exc:  # ELOOP: a symbolic link loop
+            raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
     folder = os.path.dirname(os.path.abspath(target)) or "."
     try:
         st: os.stat_result | None = os.stat(target)
-    except OSError:
+    except FileNotFoundError:
         st = None
-    if st is not None and not os.path.isfile(target):
-        raise UsageError(f"{path}: cannot write: not a regular file")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    if st is not None:
+        _check_replaceable(path, target, st)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".linguo-", suffix=".tmp", dir=folder)
     except OSError as exc:
@@ -1372,13 +1399,13 @@ def atomic_write(path: str, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        if st is not None:
-            os.chmod(tmp, st.st_mode & 0o7777)
+        if st is not None:  # owner first: chown clears setuid/setgid, chmod restores them
             if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
                 try:
                     os.chown(tmp, st.st_uid, st.st_gid)
                 except OSError:
                     pass
+            os.chmod(tmp, st.st_mode & 0o7777)
         else:
             os.chmod(tmp, 0o666 & ~_current_umask())
         os.replace(tmp, target)
