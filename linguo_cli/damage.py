@@ -365,8 +365,8 @@ def record_death(entity: Entity, cause: str, events: list[str], steps: list[Step
     dead, died = die(entity, cause, resurrection)
     events.extend(died)
     ended = [c.name for c in entity.conditions]
-    steps.append(Step("H10", f"{entity.id} is dead ({cause.replace('_', ' ')})"
-                      + (f"; every condition ends: {', '.join(ended)}" if ended else "")))
+    steps.append(Step("H10", f"death ({cause.replace('_', ' ')}): every condition it had "
+                             "ends" + (f" ({', '.join(ended)})" if ended else " (it had none)")))
     return dead
 
 
