@@ -685,8 +685,9 @@ def damage(
         "--type", help="Damage type, e.g. fire (resistance, vulnerability, immunity: R1-R3).")
     ] = None,
     nonlethal: Annotated[bool, typer.Option(
-        "--nonlethal", help="Knock out instead of killing: Unconscious and Stable at 0 HP "
-        "(H5).")] = False,
+        "--nonlethal", help="Nonlethal damage (H5, the GM's call): it never kills nor adds "
+        "death-save failures; where it would, the target stays at 0 HP, Unconscious and "
+        "Stable.")] = False,
     allow_nonconforming: AllowNonconformingOpt = False,
     state: StateOpt = None,
     target: TargetOpt = None,

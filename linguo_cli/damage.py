@@ -1,5 +1,5 @@
 """Damage and healing: rolls (T1-T7), resistances (R1-R3), hit points,
-temporary HP and dying (H1-H8).
+temporary HP, dying and death (H1-H8, H10).
 
 Pure functions over :class:`~linguo_cli.model.Entity` (frozen: every change is
 a new value made with :func:`dataclasses.replace`). Units are HP throughout.
@@ -12,6 +12,8 @@ a new value made with :func:`dataclasses.replace`). Units are HP throughout.
   Resurrection ticks of T2.
 * :func:`grant_temp_hp` grants temporary HP (H2, H3).
 * :func:`roll_death_save` rolls one death saving throw (H6).
+* :func:`die` is the one way any entity dies (H10: every condition ends,
+  death record); :mod:`linguo_cli.flux` uses it for overclocking deaths.
 
 Each returns the new entity and an :class:`EntityReport` (before/after
 fields, events such as ``dies`` or ``starts_dying``, derivation steps).
@@ -291,7 +293,9 @@ class EntityReport:
     (``Entity.as_dict()`` subsets); ``events``: strings such as ``dies``,
     ``falls_unconscious``, ``starts_dying``, ``stable``,
     ``death_save_failure`` (one per failure added), ``death_save_success``,
-    ``regains_consciousness``, ``returns_to_life``; ``steps``: derivation;
+    ``regains_consciousness``, ``returns_to_life``, and after ``dies`` one
+    ``condition_ends:NAME`` per condition the death ended (H10); ``steps``:
+    derivation;
     ``details``: the numbers of this entity's part (e.g. ``damage``,
     ``temp_hp_absorbed``, ``hp_lost``, ``leftover``; ``hp_regained``;
     ``face``).
@@ -333,18 +337,44 @@ def _with(conditions: tuple[Condition, ...], name: str, source: str) -> tuple[Co
     return conditions + (Condition(name, source),)
 
 
-def _unconscious_from_zero_hp(entity: Entity) -> bool:
-    return any(c.name == "Unconscious" and c.source in ZERO_HP_SOURCES
-               for c in entity.conditions)
+def die(entity: Entity, cause: str, resurrection: str | None = None
+        ) -> tuple[Entity, list[str]]:
+    """The one way an entity dies (H10), whatever killed it: H4, H5, H7,
+    three death-save failures (H6), overclocking rows 8-10 (F4) or 6
+    Exhaustion tiers (F5).
+
+    Returns the dead entity and its events. The entity is ``dead`` with HP 0
+    and a death record: ``cause`` (a ``death.cause`` of the state schema)
+    and ``resurrection`` (``very_hard`` or ``impossible`` for overclocking
+    rows 9 and 10, else ``None``). Every condition it had ends (H10): the
+    events are ``dies`` then one ``condition_ends:NAME`` per condition held,
+    in the order held (the same event the turn engine gives when a condition
+    ends). Death-save counts, temporary HP and Exhaustion tiers are kept as
+    they were (they are not conditions of the state). Raises nothing.
+    """
+    events = ["dies", *(f"condition_ends:{c.name}" for c in entity.conditions)]
+    dead = replace(entity, hp=0, dead=True, death_cause=cause, resurrection=resurrection,
+                   conditions=())
+    return dead, events
 
 
-def _die(entity: Entity, cause: str) -> Entity:
-    """Dead with ``cause``: Dying, Stable and zero-HP Unconscious end."""
-    conds = _without(entity.conditions, "Dying")
-    conds = _without(conds, "Stable")
-    conds = _without(conds, "Unconscious", ZERO_HP_SOURCES)
-    return replace(entity, hp=0, dead=True, death_cause=cause, resurrection=None,
-                   conditions=conds)
+def record_death(entity: Entity, cause: str, events: list[str], steps: list[Step],
+                 resurrection: str | None = None) -> Entity:
+    """:func:`die` for a rule that logs as it goes: the death's events are
+    appended to ``events`` and an H10 step naming the conditions that ended
+    to ``steps``; returns the dead entity."""
+    dead, died = die(entity, cause, resurrection)
+    events.extend(died)
+    ended = [c.name for c in entity.conditions]
+    steps.append(Step("H10", f"death ({cause.replace('_', ' ')}): every condition it had "
+                             "ends" + (f" ({', '.join(ended)})" if ended else " (it had none)")))
+    return dead
+
+
+def _wakes(before: Entity, after: Entity) -> bool:
+    """H8: the entity woke only when it was Unconscious and no Unconscious
+    (of any source) is left."""
+    return before.has("Unconscious") and not after.has("Unconscious")
 
 
 # ---------------------------------------------------------------------------
@@ -400,21 +430,24 @@ def apply_damage(
     Order: R1-R3 (after every other modifier, R2) -> H1 (temporary HP first,
     HP never below 0) -> at 0 HP: H4 massive damage (leftover after temporary
     HP >= max HP: dies), else H5 (``at_zero_hp`` ``dies``: dies; ``dying``:
-    Dying and Unconscious). ``nonlethal``: a death by H4 or H5 becomes
-    Unconscious and Stable at 0 HP instead.
+    Dying and Unconscious).
 
-    Damage above 0 (after R) taken while already at 0 HP follows H7: a Stable
-    entity becomes Dying again with counts at 0; if the damage reaching HP
-    (after temporary HP) is >= max HP it dies at once; otherwise one
-    death-save failure is added (two for a ``critical`` hit), and three
-    failures kill. An entity at 0 HP whose ``at_zero_hp`` is ``dies`` (e.g.
-    a knocked-out enemy) dies from such damage (H5) unless ``nonlethal``.
-    A dead entity is not changed.
+    Damage above 0 (after R) taken while already at 0 HP follows H7: an
+    entity whose ``at_zero_hp`` is ``dies`` (a knocked-out enemy, whatever
+    knocked it out) dies; otherwise a Stable (or not yet Dying) entity
+    becomes Dying again with counts at 0; if the damage reaching HP (after
+    temporary HP) is >= max HP it dies at once; otherwise one death-save
+    failure is added (two for a ``critical`` hit), and three failures kill.
 
-    Returns the new entity and its report; ``details`` holds ``damage``
-    (before R), ``damage_after_resistance``, ``temp_hp_absorbed``,
-    ``hp_lost`` and ``leftover``. A negative ``amount`` is an
-    :class:`InputError`.
+    ``nonlethal`` (H5 rev. 2): wherever H4, H5 or H7 would kill or add a
+    failure, the target instead stays at 0 HP, Unconscious and Stable
+    (a Dying target becomes Stable; counts reset to 0). It never kills.
+
+    A death goes through :func:`die` (H10: every condition ends). A dead
+    entity is not changed. Returns the new entity and its report;
+    ``details`` holds ``damage`` (before R), ``damage_after_resistance``,
+    ``temp_hp_absorbed``, ``hp_lost`` and ``leftover``. A negative ``amount``
+    is an :class:`InputError`.
     """
     if amount < 0:
         raise InputError(Diagnostic("request", "amount",
@@ -449,42 +482,56 @@ def apply_damage(
         details.update(hp_lost=lost, leftover=leftover)
         steps.append(Step("H1", f"HP {entity.hp} - {lost} = {e.hp}"
                           + (f"; {leftover} damage left over" if leftover else "")))
-        if e.hp > 0:
-            return e, _report(entity, e, events, steps, details)
-        # Dropped to 0 HP this time.
-        if leftover >= entity.max_hp:
-            steps.append(Step("H4", f"massive damage: leftover {leftover} >= max HP "
-                                    f"{entity.max_hp}"))
-            e = _lethal(e, "massive_damage", nonlethal, events, steps)
-        elif entity.at_zero_hp == "dies":
-            steps.append(Step("H5", f"0 HP: {entity.id} dies at 0 HP (at_zero_hp: dies)"))
-            e = _lethal(e, "zero_hp", nonlethal, events, steps)
-        else:
-            e = _start_dying(e, events, steps, "H5")
+        if e.hp == 0:
+            e = _drop_to_zero(e, leftover, nonlethal, events, steps)
         return e, _report(entity, e, events, steps, details)
 
-    # Already at 0 HP (alive): H7.
     details.update(hp_lost=0, leftover=to_hp)
     if dealt <= 0:
         steps.append(Step("H7", "no damage taken at 0 HP: no death-save failure"))
-        return e, _report(entity, e, events, steps, details)
-    if entity.at_zero_hp == "dies":
-        steps.append(Step("H5", f"damage at 0 HP: {entity.id} dies at 0 HP "
-                                "(at_zero_hp: dies)"))
-        e = _lethal(e, "zero_hp", nonlethal, events, steps)
-        return e, _report(entity, e, events, steps, details)
+    elif nonlethal:
+        steps.append(Step("H7", f"{dealt} nonlethal damage at 0 HP"))
+        e = _knock_out(e, events, steps)
+    else:
+        e = _lethal_at_zero(e, to_hp, critical, events, steps)
+    return e, _report(entity, e, events, steps, details)
+
+
+def _drop_to_zero(e: Entity, leftover: int, nonlethal: bool, events: list[str],
+                  steps: list[Step]) -> Entity:
+    """HP just reached 0: H4 (massive damage), else H5; nonlethal spares
+    the death (Unconscious and Stable instead)."""
+    if leftover >= e.max_hp:
+        steps.append(Step("H4", f"massive damage: leftover {leftover} >= max HP {e.max_hp}"))
+        cause = "massive_damage"
+    elif e.at_zero_hp == "dies":
+        steps.append(Step("H5", f"0 HP: {e.id} dies at 0 HP (at_zero_hp: dies)"))
+        cause = "zero_hp"
+    else:
+        return _start_dying(e, events, steps, "H5")
+    if nonlethal:
+        return _knock_out(e, events, steps)
+    return record_death(e, cause, events, steps)
+
+
+def _lethal_at_zero(e: Entity, to_hp: int, critical: bool, events: list[str],
+                    steps: list[Step]) -> Entity:
+    """H7: lethal damage above 0 taken at 0 HP (``to_hp``: the part that
+    reached HP after temporary HP)."""
+    if e.at_zero_hp == "dies":
+        steps.append(Step("H7", f"lethal damage at 0 HP: {e.id} (at_zero_hp: dies, knocked "
+                                "out) dies"))
+        return record_death(e, "zero_hp", events, steps)
     if e.has("Stable") or not e.has("Dying"):
         if e.has("Stable"):
             steps.append(Step("H7", "a Stable entity that takes damage becomes Dying again, "
                                     "counts at 0"))
         e = _start_dying(replace(e, conditions=_without(e.conditions, "Stable")),
                          events, steps, "H7")
-    if to_hp >= entity.max_hp:
+    if to_hp >= e.max_hp:
         steps.append(Step("H7", f"damage reaching HP at 0 HP {to_hp} >= max HP "
-                                f"{entity.max_hp}: dies at once"))
-        e = _die(e, "damage_at_zero_hp")
-        events.append("dies")
-        return e, _report(entity, e, events, steps, details)
+                                f"{e.max_hp}: dies at once"))
+        return record_death(e, "damage_at_zero_hp", events, steps)
     added = 2 if critical else 1
     failures = min(e.death_failures + added, DEATH_SAVE_LIMIT)
     events.extend(["death_save_failure"] * added)
@@ -495,26 +542,26 @@ def apply_damage(
     e = replace(e, death_failures=failures)
     if failures >= DEATH_SAVE_LIMIT:
         steps.append(Step("H6", "three death-save failures: dies"))
-        e = _die(e, "death_saves")
-        events.append("dies")
-    return e, _report(entity, e, events, steps, details)
+        e = record_death(e, "death_saves", events, steps)
+    return e
 
 
-def _lethal(e: Entity, cause: str, nonlethal: bool, events: list[str],
-            steps: list[Step]) -> Entity:
-    """Death by H4/H5, or the nonlethal knock-out instead (H5)."""
-    if nonlethal:
-        steps.append(Step("H5", "nonlethal: instead of dying it stays at 0 HP, "
-                                "Unconscious and Stable"))
-        new = replace(e, hp=0, conditions=_with(_with(
-            _without(e.conditions, "Dying"), "Unconscious", "nonlethal"), "Stable", "nonlethal"),
-            death_successes=0, death_failures=0)
-        if not _unconscious_from_zero_hp(e) and not e.has("Unconscious"):
-            events.append("falls_unconscious")
+def _knock_out(e: Entity, events: list[str], steps: list[Step]) -> Entity:
+    """H5 rev. 2: nonlethal damage where H4, H5 or H7 would kill or add a
+    failure: 0 HP, Unconscious and Stable (source ``nonlethal`` for what it
+    adds), Dying ends, counts reset to 0."""
+    conds = _without(e.conditions, "Dying")
+    if not e.has("Unconscious"):
+        conds = _with(conds, "Unconscious", "nonlethal")
+        events.append("falls_unconscious")
+    if not e.has("Stable"):
+        conds = _with(conds, "Stable", "nonlethal")
         events.append("stable")
-        return new
-    events.append("dies")
-    return _die(e, cause)
+    steps.append(Step("H5", "nonlethal damage never kills nor adds a death-save failure: "
+                            "it stays at 0 HP, Unconscious and Stable"
+                            + (" (no longer Dying)" if e.has("Dying") else "")
+                            + ", counts 0"))
+    return replace(e, hp=0, conditions=conds, death_successes=0, death_failures=0)
 
 
 def _start_dying(e: Entity, events: list[str], steps: list[Step], rule: str) -> Entity:
@@ -541,7 +588,9 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
     H3: never above max HP, never temporary HP, nothing for a dead entity
     (unless ``tick`` is Resurrection). H8: regaining any HP at 0 HP ends
     Dying, Stable and the Unconscious that 0 HP gave (source ``dying`` or
-    ``nonlethal``) and resets the death-save counts.
+    ``nonlethal``) and resets the death-save counts; an Unconscious of
+    another source (overclocking) stays, and then no ``regains_consciousness``
+    event is given (the event means no Unconscious is left).
 
     Resurrection on a dead entity: it returns to life with
     ``min(max(amount, 1), max_hp)`` HP (at least 1), no death record and
@@ -577,10 +626,9 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
                                    "(6 is death): lower its Exhaustion before resurrecting it",
                              {"entity": entity.id, "exhaustion": entity.exhaustion})
         hp = entity.max_hp if full else min(max(amount or 0, 1), entity.max_hp)
-        conds = _without(_without(entity.conditions, "Dying"), "Stable")
-        conds = _without(conds, "Unconscious", ZERO_HP_SOURCES)
         e = replace(entity, dead=False, death_cause=None, resurrection=None, hp=hp,
-                    conditions=conds, death_successes=0, death_failures=0)
+                    conditions=_regained_conditions(entity), death_successes=0,
+                    death_failures=0)
         events.append("returns_to_life")
         steps.append(Step("T2", f"Resurrection: {entity.id} comes back to life with {hp} HP"))
         details["hp_regained"] = hp
@@ -598,15 +646,31 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
                           + ("; temporary HP unchanged" if entity.temp_hp else "")))
     e = replace(entity, hp=target_hp)
     if entity.hp == 0 and gained > 0:
-        woke = _unconscious_from_zero_hp(entity)
-        conds = _without(_without(entity.conditions, "Dying"), "Stable")
-        conds = _without(conds, "Unconscious", ZERO_HP_SOURCES)
-        e = replace(e, conditions=conds, death_successes=0, death_failures=0)
-        steps.append(Step("H8", "HP regained at 0 HP: Dying, Stable and Unconscious from "
-                                "0 HP end; death-save counts reset"))
-        if woke:
+        e = replace(e, conditions=_regained_conditions(entity), death_successes=0,
+                    death_failures=0)
+        steps.append(_h8_step(entity, e))
+        if _wakes(entity, e):
             events.append("regains_consciousness")
     return e, _report(entity, e, events, steps, details)
+
+
+def _regained_conditions(entity: Entity) -> tuple[Condition, ...]:
+    """H8: the conditions left when HP is regained at 0 HP: Dying, Stable and
+    the Unconscious that 0 HP gave (sources in :data:`ZERO_HP_SOURCES`)
+    end; an Unconscious of another source (overclocking) stays."""
+    conds = _without(_without(entity.conditions, "Dying"), "Stable")
+    return _without(conds, "Unconscious", ZERO_HP_SOURCES)
+
+
+def _h8_step(before: Entity, after: Entity) -> Step:
+    """The H8 line: what regaining HP at 0 HP ended, and whether it woke."""
+    text = ("HP regained at 0 HP: Dying, Stable and Unconscious from 0 HP end; "
+            "death-save counts reset")
+    if after.has("Unconscious"):
+        sources = ", ".join(c.source or "no source" for c in after.conditions
+                            if c.name == "Unconscious")
+        text += f"; still Unconscious ({sources}): it does not wake"
+    return Step("H8", text)
 
 
 # ---------------------------------------------------------------------------
@@ -661,9 +725,11 @@ def grant_temp_hp(entity: Entity, amount: int, keep: str = "larger"
 def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityReport]:
     """Roll one death saving throw for a Dying ``entity`` (H6): a plain d20,
     no modifiers. 10+ success, below 10 failure, natural 1 two failures,
-    natural 20: regains 1 HP and stops Dying/Unconscious (counts reset).
-    Three successes: Stable (still Unconscious, counts reset); three failures:
-    dies. Raises :class:`RulesError` ``H6`` when the entity is not Dying (dead,
+    natural 20: regains 1 HP and H8 applies (Dying and the Unconscious from
+    0 HP end, counts reset; ``regains_consciousness`` only when no
+    Unconscious of another source stays). Three successes: Stable (still
+    Unconscious, counts reset); three failures: dies (:func:`die`, H10).
+    Raises :class:`RulesError` ``H6`` when the entity is not Dying (dead,
     Stable or above 0 HP). ``details``: ``face`` and ``outcome``
     (``success``, ``failure``, ``two_failures``, ``natural_20``).
     """
@@ -678,15 +744,14 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
     details: dict[str, Any] = {"face": face_record(20, face), "natural": face}
     e = entity
     if face == 20:
-        conds = _without(_without(entity.conditions, "Dying"), "Stable")
-        conds = _without(conds, "Unconscious", ZERO_HP_SOURCES)
-        e = replace(entity, hp=min(1, entity.max_hp), conditions=conds,
+        e = replace(entity, hp=min(1, entity.max_hp), conditions=_regained_conditions(entity),
                     death_successes=0, death_failures=0)
         details["outcome"] = "natural_20"
-        events.extend(["death_save_success", "regains_consciousness"])
-        steps.append(Step("H6", "death save natural 20: regains 1 HP, no longer Dying or "
-                                "Unconscious"))
-        steps.append(Step("H8", "HP regained: death-save counts reset"))
+        events.append("death_save_success")
+        if _wakes(entity, e):
+            events.append("regains_consciousness")
+        steps.append(Step("H6", "death save natural 20: regains 1 HP, no longer Dying"))
+        steps.append(_h8_step(entity, e))
         return e, _report(entity, e, events, steps, details)
     if face >= 10:
         successes = entity.death_successes + 1
@@ -711,9 +776,8 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
                       + f" ({entity.death_failures} -> {failures})"))
     e = replace(entity, death_failures=failures)
     if failures >= DEATH_SAVE_LIMIT:
-        e = _die(e, "death_saves")
-        events.append("dies")
         steps.append(Step("H6", "three failures: dies"))
+        e = record_death(e, "death_saves", events, steps)
     return e, _report(entity, e, events, steps, details)
 
 

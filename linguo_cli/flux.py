@@ -138,13 +138,16 @@ def _condition_event(name: str) -> str:
     return "falls_unconscious" if name == "Unconscious" else f"becomes_{name.lower()}"
 
 
-def die(entity: Entity, cause: str, resurrection: str | None = None) -> Entity:
+def die(entity: Entity, cause: str, resurrection: str | None = None
+        ) -> tuple[Entity, list[str]]:
     """``entity`` dead with ``cause`` (a ``death.cause`` of the state schema)
-    and ``resurrection`` (``very_hard``, ``impossible`` or ``None``): HP 0,
-    Dying and Stable end."""
-    conds = tuple(c for c in entity.conditions if c.name not in ("Dying", "Stable"))
-    return replace(entity, hp=0, dead=True, death_cause=cause, resurrection=resurrection,
-                   conditions=conds)
+    and ``resurrection`` (``very_hard``, ``impossible`` or ``None``): the one
+    death of :func:`linguo_cli.damage.die` (H10: HP 0, every condition ends).
+    Returns the dead entity and its events (``dies``, then
+    ``condition_ends:NAME`` per condition ended)."""
+    from linguo_cli import damage
+
+    return damage.die(entity, cause, resurrection)
 
 
 def apply_overclock(entity: Entity, missing: int, *, catalog: conditions_.Catalog,
@@ -154,8 +157,12 @@ def apply_overclock(entity: Entity, missing: int, *, catalog: conditions_.Catalo
     Conditions are gained from ``source`` with the row's durations (C1);
     Exhaustion tiers are added, and 6 or more tiers kill (F5; the tiers are
     capped at 6 in the state); rows 9 and 10 kill with their own cause and
-    resurrection. A dead entity gains nothing more. Conditions the catalog
-    gives no enforced effect get a note (C2).
+    resurrection. Every death goes through :func:`die` (H10): every
+    condition the entity had, those the row just gave included, ends, and
+    the events list each as ``condition_ends:NAME`` after ``dies``
+    (``Consequence.conditions`` still lists what the row gave). A dead
+    entity gains nothing more. Conditions the catalog gives no enforced
+    effect get a note (C2).
     """
     row = overclock_row(missing)
     steps = [Step("F4", f"{missing} Flux point(s) missing: {row.text}")]
@@ -169,10 +176,9 @@ def apply_overclock(entity: Entity, missing: int, *, catalog: conditions_.Catalo
                               e.resurrection, (), (), tuple(steps))
     if row.death is not None:
         cause, resurrection = row.death
-        e = die(e, cause, resurrection)
-        events.append("dies")
         steps.append(Step("F4", f"{e.id} dies ({cause.replace('_', ' ')}); resurrection "
                                 f"{resurrection.replace('_', ' ')}"))
+        e = _overclock_death(e, cause, resurrection, events, steps)
     else:
         for name, turns in row.conditions:
             e = conditions_.gain(e, name, source, turns)
@@ -196,13 +202,21 @@ def apply_overclock(entity: Entity, missing: int, *, catalog: conditions_.Catalo
                                     + (f" (held as {after})" if after != before + row.exhaustion
                                        else "")))
             if before + row.exhaustion >= DEATH_EXHAUSTION:
-                e = die(e, "exhaustion")
-                events.append("dies")
                 steps.append(Step("F5", f"{DEATH_EXHAUSTION} or more Exhaustion tiers: "
                                         f"{e.id} dies"))
+                e = _overclock_death(e, "exhaustion", None, events, steps)
     return e, Consequence(row, tuple(gained), entity.exhaustion, e.exhaustion, e.dead,
                           e.death_cause, e.resurrection, tuple(events), tuple(notes),
                           tuple(steps))
+
+
+def _overclock_death(e: Entity, cause: str, resurrection: str | None, events: list[str],
+                     steps: list[Step]) -> Entity:
+    """An overclocking death (F4 rows 9-10, F5) through the one death of
+    :func:`linguo_cli.damage.die` (H10), logged in ``events`` and ``steps``."""
+    from linguo_cli import damage
+
+    return damage.record_death(e, cause, events, steps, resurrection)
 
 
 def _ordinal(n: int) -> str:

@@ -341,6 +341,10 @@ def _consequence_line(c: dict[str, Any]) -> str:
         parts.append("[bold red]DIES[/bold red] (" + str(death.get("cause", "")).replace("_", " ")
                      + (f", resurrection {death['resurrection'].replace('_', ' ')}"
                         if death.get("resurrection") else "") + ")")
+        ended = [str(e).split(":", 1)[1] for e in c.get("events") or []
+                 if str(e).startswith("condition_ends:")]
+        if ended:  # H10: a death ends every condition
+            parts.append("every condition ends: " + ", ".join(ended))
     return ", ".join(parts) or "nothing"
 
 

@@ -233,9 +233,12 @@ def test_damage_at_zero_hp_failures_and_instant_death() -> None:
     assert not shielded.dead and shielded.death_failures == 1
 
 
-def test_nonlethal_does_not_spare_h7_instant_death() -> None:
+def test_nonlethal_spares_h7_instant_death() -> None:
+    # H5/H7 rev. 2: nonlethal damage never kills, even >= max HP at 0 HP.
     down = ent(hp=0, conditions=[c.as_dict() for c in DYING])
-    assert damage.apply_damage(down, 25, nonlethal=True)[0].dead
+    spared, rep = damage.apply_damage(down, 25, nonlethal=True)
+    assert not spared.dead and spared.has("Stable") and not spared.has("Dying")
+    assert rep.events == ["stable"]
 
 
 def test_dead_entity_is_unchanged() -> None:
@@ -330,7 +333,7 @@ def _check_invariants(e: Entity) -> None:
     assert 0 <= e.death_successes <= 3 and 0 <= e.death_failures <= 3
     if e.dead:
         assert e.hp == 0 and e.death_cause is not None
-        assert not e.has("Dying") and not e.has("Stable")
+        assert e.conditions == ()  # H10: every condition ends
 
 
 @settings(max_examples=200, deadline=None)
@@ -344,12 +347,18 @@ def test_invariants_under_any_sequence(entity: Entity, ops: list[tuple]) -> None
             after_r = damage.resisted_amount(e, amount, dtype)[0]
             e2, rep = damage.apply_damage(e, amount, damage_type=dtype, critical=crit,
                                           nonlethal=nonlethal)
+            if nonlethal:  # H5 rev. 2: never kills, never adds a failure
+                assert e2.dead == was_dead
+                assert "death_save_failure" not in rep.events
             if not was_dead:
                 assert rep.details["temp_hp_absorbed"] + rep.details["hp_lost"] <= after_r
                 assert (e.temp_hp - e2.temp_hp) + (e.hp - e2.hp) <= after_r
         elif op[0] == "heal":
-            e2, _ = damage.apply_healing(e, op[1])
+            e2, rep = damage.apply_healing(e, op[1])
             assert e2.temp_hp == e.temp_hp  # healing never restores temporary HP
+            # H8 rev. 2: "woke" only when no Unconscious is left
+            assert ("regains_consciousness" in rep.events) == (
+                e.has("Unconscious") and not e2.has("Unconscious"))
         elif op[0] == "complete":
             e2, _ = damage.apply_healing(e, None, tick=ticks.get_tick("complete", True))
         elif op[0] == "temp":
