@@ -93,7 +93,8 @@ turns:
     text = Path(state).read_text(encoding="utf-8")
     assert "# keep this comment" in text
     data = YAML(typ="safe").load(text)["entities"][0]
-    assert data["movement"] == 5 and data["action_points"] == 2
+    # 3 - 1 for standing = 2 AP, lost at the end of the turn (P1 rev. 2)
+    assert data["movement"] == 5 and data["action_points"] == 0
     assert data["conditions"] == []
     assert r.json()["turns"][0]["remaining"]["movement"] == 5
 
