@@ -479,7 +479,8 @@ def load_state(path: str) -> Any:
 
 
 def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | None,
-                      in_place: bool, as_json: bool, explain: bool, dice: Any = None) -> None:
+                      in_place: bool, as_json: bool, explain: bool, dice: Any = None,
+                      request_doc: Any = None) -> None:
     """Resolve ``request`` on the state of ``state_doc`` and write the new state.
 
     The request gets the state as its ``state`` field; its handler returns the
@@ -487,7 +488,9 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     ``--in-place``: written atomically, the result on stdout; neither: the
     updated state (YAML, comments kept) on stdout and the result on stderr,
     unless ``--json``, where stdout is the JSON result (which holds the state).
-    Nothing is written when resolution fails.
+    Nothing is written when resolution fails. ``request_doc``: the document
+    the request's fields were read from (places of invalid fields), default
+    the options.
     """
     from linguo_cli import render, requests, state_io
     from linguo_cli.model import Entity
@@ -500,11 +503,12 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     try:
         result = requests.resolve(request, dice)
     except InputError as exc:
-        raise state_io.locate_errors(exc, state_io.Document("<options>", request),
-                                     state_doc) from None
+        raise state_io.locate_errors(
+            exc, request_doc or state_io.Document("<options>", request), state_doc) from None
     before = state_io.entities_of(state_doc)
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
     state_io.update_entities(state_doc, before, after)  # the document: comments kept
+    update_round(state_doc, result["state"])
     text = state_io.dump_document(state_doc)
     target = state_doc.name if in_place else (None if output == "-" else output)
     if in_place and state_doc.name == "<stdin>":
@@ -521,6 +525,32 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
 
 # ---------------------------------------------------------------------------
 # linguo turn (whole turns, O1 and P1-P6)
+
+
+def update_round(state_doc: Any, new_state: dict[str, Any]) -> None:
+    """Write the round fields of ``new_state`` (``round``, ``acted_this_round``,
+    O1) into ``state_doc`` where they differ: its plain tree and, for YAML, its
+    round-trip tree (a new key goes before ``entities``; the list in flow
+    style). Fields ``new_state`` lacks are left alone."""
+    from ruamel.yaml.comments import CommentedSeq
+
+    trees = [state_doc.data]
+    rt = state_doc.roundtrip()
+    if rt is not None:
+        trees.append(rt)
+    for key in ("round", "acted_this_round"):
+        if key not in new_state or new_state[key] == state_doc.data.get(key):
+            continue
+        value = new_state[key]
+        for tree in trees:
+            item: Any = value
+            if isinstance(value, list) and tree is rt:
+                item = CommentedSeq(value)
+                item.fa.set_flow_style()
+            if key in tree or "entities" not in tree or not hasattr(tree, "insert"):
+                tree[key] = item
+            else:
+                tree.insert(list(tree).index("entities"), key, item)
 
 
 def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:
@@ -577,7 +607,7 @@ def turn(
     from linguo_cli.dice import ScriptedDice
 
     state_doc = load_state(state)
-    _, doc = _load_turns(turns)
+    turns_doc, doc = _load_turns(turns)
     request: dict[str, Any] = {"kind": "turn", "turns": doc["turns"]}
     if "rolls" in doc:
         request["rolls"] = doc["rolls"]
@@ -604,11 +634,14 @@ def turn(
         request.pop("seed", None)
         request["state"] = state_io.to_plain(state_doc.data)
         state_io.validate(state_io.Document("<options>", request), "request")
-        result = requests.resolve(request, ScriptedDice([]))
+        try:
+            result = requests.resolve(request, ScriptedDice([]))
+        except InputError as exc:
+            raise state_io.locate_errors(exc, turns_doc, state_doc) from None
         render.emit(result, as_json=json_, explain=explain)
         return
     run_state_request(request, state_doc, output=output, in_place=in_place, as_json=json_,
-                      explain=explain, dice=dice)
+                      explain=explain, dice=dice, request_doc=turns_doc)
 
 
 # ---------------------------------------------------------------------------

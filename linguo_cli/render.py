@@ -112,12 +112,18 @@ def _generic_text(console: Any, r: dict[str, Any]) -> None:
 
 
 def _turn_text(console: Any, r: dict[str, Any]) -> None:
-    """One compact table per turn: each step with its costs and what is left."""
+    """One compact table per turn: each step with its costs and what is left
+    (the end-of-turn row shows 0 action points: unspent ones are lost, P1).
+    A ``Round N`` heading marks where each round starts (O1); each table's
+    title names its round."""
     from rich.markup import escape
     from rich.table import Table
 
     for t in r.get("turns") or []:
-        table = Table(title=f"Turn {t['turn']}: {escape(str(t['entity']))}"
+        if t.get("round_start"):
+            console.print(f"[bold underline]Round {t['round']}[/bold underline]")
+        in_round = f" (round {t['round']})" if t.get("round") is not None else ""
+        table = Table(title=f"Turn {t['turn']}: {escape(str(t['entity']))}{in_round}"
                       + (" (check only)" if r.get("check") else ""),
                       title_justify="left", box=None, pad_edge=False)
         for col in ("#", "step", "AP", "m", "AP left", "m left", "hands", "flux", "reaction",

@@ -3,6 +3,13 @@
 One turn of an entity (rules O1, P1-P6, C1-C2, H6 and, through the steps,
 the attack, damage and casting rules):
 
+0. **Rounds** (O1 rev. 2): the state's ``round`` counts rounds and its
+   ``acted_this_round`` lists the ids that have taken a turn in that round.
+   A turn by an entity already in that list (or any turn at ``round`` 0)
+   starts the next round: ``round`` + 1 and the list emptied. Every turn of
+   the script, a dead entity's included, adds its entity to the list, so no
+   entity acts twice in one round. Each turn report carries its ``round`` and
+   ``round_start`` (true for the first turn of a round).
 1. **Start of turn** (O1, in this order): the reaction comes back (P4);
    action points are set to ``action_points_per_turn`` (P1) and movement to
    ``movement_max`` (P2), both changed by condition effects of the catalog
@@ -13,8 +20,8 @@ the attack, damage and casting rules):
 2. **Steps**, in order: ``move``, ``drop_prone``, ``stand_up``, ``attack``,
    ``cast``, ``action``, ``hold``, ``drop``, ``stop_maintaining``,
    ``reaction`` (another entity spends its reaction now), ``end_turn``.
-3. **End of turn**: durations tick (C1); unspent action points are lost
-   (they stay visible in the state until the entity's next turn resets them).
+3. **End of turn**: durations tick (C1); unspent action points are lost:
+   the entity ends its turn with 0 action points (P1 rev. 2).
 
 All or nothing: the first illegal step raises
 :class:`~linguo_cli.errors.RulesError` (exit 4) with the 1-based step index,
@@ -37,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from linguo_cli import abilities as abilities_
 from linguo_cli import conditions as conditions_
 from linguo_cli import damage as damage_
 from linguo_cli import idioms as idioms_
@@ -62,8 +70,13 @@ NAMED_ACTIONS: dict[str, str] = {
 }
 
 #: Modes of movement (P2); each metre costs one metre, crawling one more (see
-#: :func:`move_cost`).
+#: :func:`move_cost`). A move in ``jump`` mode is one jump: a quick action
+#: (1 AP) as well as its metres (P1 rev. 2).
 MOVE_MODES = ("walk", "crawl", "jump", "swim", "climb", "fly")
+
+#: The most action points a single action may cost (P1 rev. 2); an input cost
+#: above it is invalid input (exit 3).
+MAX_ACTION_COST = 3
 
 #: The step kinds of a turn document (schemas/turn-request.schema.json).
 STEP_KINDS = ("move", "drop_prone", "stand_up", "attack", "cast", "action", "hold", "drop",
@@ -172,11 +185,14 @@ class TurnEngine:
     ``idioms``/``conditions``: the catalogs (``None`` = defaults) as built by
     :mod:`linguo_cli.idioms` and :mod:`linguo_cli.conditions`. ``check_only``:
     legality only, no die is rolled (death saves, attack and cast outcomes
-    are skipped; costs are still charged).
+    are skipped; costs are still charged). ``round``/``acted_this_round``: the
+    state's round count and the ids that acted in that round (O1 rev. 2);
+    :attr:`round` and :attr:`acted` hold them after :meth:`play`.
     """
 
     def __init__(self, entities: Mapping[str, Entity], dice: DiceSource, *,
-                 idioms: Any = None, conditions: Any = None, check_only: bool = False) -> None:
+                 idioms: Any = None, conditions: Any = None, check_only: bool = False,
+                 round: int = 0, acted_this_round: Sequence[str] = ()) -> None:
         self.entities: dict[str, Entity] = dict(entities)
         self.before: dict[str, Entity] = dict(entities)
         self.dice = dice
@@ -189,6 +205,8 @@ class TurnEngine:
         self.turn_index = 0
         self.step_index: int | None = None
         self.started_with: dict[str, frozenset[Condition]] = {}
+        self.round = round
+        self.acted: list[str] = list(acted_this_round)
 
     # -- helpers ----------------------------------------------------------
 
@@ -267,6 +285,27 @@ class TurnEngine:
             reports.append(self.play_turn(turn, i))
         return reports
 
+    def enter_round(self, eid: str) -> bool:
+        """O1 rev. 2: place ``eid``'s turn in a round. A turn by an entity that
+        already acted in the current round (or any turn at round 0) starts the
+        next round (``round`` + 1, nobody has acted in it yet); then ``eid``
+        is recorded as having acted. Returns True when this turn is the first
+        of its round (a round starts here)."""
+        why = ""
+        if self.round == 0 or eid in self.acted:
+            why = (f" ({eid} already acted in round {self.round})" if self.round
+                   else " (the first round)")
+            self.round += 1
+            self.acted = []
+        starts = not self.acted
+        self.acted.append(eid)
+        if starts:
+            self.log.note("O1", f"round {self.round} starts with {eid}'s turn{why}")
+        else:
+            self.log.note("O1", f"round {self.round} continues: {eid} has not acted in it yet "
+                                f"(acted: {', '.join(self.acted[:-1])})")
+        return starts
+
     def play_turn(self, turn: Mapping[str, Any], index: int) -> dict[str, Any]:
         eid = str(turn["entity"])
         self.entity(eid, f"turns[{index - 1}].entity")
@@ -276,7 +315,10 @@ class TurnEngine:
                 raise InputError(Diagnostic(
                     "request", f"turns[{index - 1}].steps[{j - 1}]",
                     "end_turn must be the last step of a turn"))
-        report: dict[str, Any] = {"turn": index, "entity": eid}
+        self.log.prefix = f"turn {index} ({eid}): "
+        starts = self.enter_round(eid)
+        report: dict[str, Any] = {"turn": index, "entity": eid, "round": self.round,
+                                  "round_start": starts}
         self.log.prefix = f"turn {index} ({eid}), start: "
         mark = len(self.log.steps)
         report["start"] = self.start_of_turn(eid)
@@ -427,15 +469,21 @@ class TurnEngine:
         return dict(rep.as_dict())
 
     def end_of_turn(self, eid: str) -> dict[str, Any]:
-        """C1: durations tick; conditions whose last turn this was end."""
-        e = self.entities[eid]
+        """C1: durations tick; conditions whose last turn this was end. P1
+        rev. 2: unspent action points are lost (0 left at the end of every
+        turn, a dead entity's included)."""
+        new = self.entities[eid]
         events: list[str] = []
-        if e.dead:
-            return {"events": events}
-        new, ended = conditions_.tick_end_of_turn(e, self.started_with.get(eid, frozenset()))
-        self.log.note("C1", f"end of {eid}'s turn: durations tick"
-                      + (f"; {', '.join(ended)} end(s)" if ended else ""))
-        events.extend(f"condition_ends:{n}" for n in ended)
+        if not new.dead:
+            new, ended = conditions_.tick_end_of_turn(new,
+                                                      self.started_with.get(eid, frozenset()))
+            self.log.note("C1", f"end of {eid}'s turn: durations tick"
+                          + (f"; {', '.join(ended)} end(s)" if ended else ""))
+            events.extend(f"condition_ends:{n}" for n in ended)
+        if new.action_points:
+            self.log.note("P1", f"{new.action_points} unspent action point(s) are lost: "
+                                f"{eid} ends its turn with 0")
+            new = replace(new, action_points=0)
         self.put(new, *events)
         return {"events": events}
 
@@ -460,8 +508,12 @@ class TurnEngine:
                 raise
             details = {"turn": self.turn_index, "step": index, **exc.details}
             message = exc.message.removesuffix(f" [rule {exc.rule}]")
-            raise RulesError(exc.rule, f"turn {self.turn_index}: {message}", details,
-                             step=index) from None
+            new = RulesError(exc.rule, f"turn {self.turn_index}, step {index}: {message}",
+                             details)
+            new.step = index
+            raise new from None
+        except InputError as exc:
+            raise self.placed(exc) from None
         finally:
             step_dice = self.dice
             self.dice = saved
@@ -474,6 +526,30 @@ class TurnEngine:
             out["rolls_used"] = list(step_dice.used)
         out["remaining"] = remaining(after, self.costs(after))
         return out
+
+    def placed(self, exc: InputError) -> InputError:
+        """``exc`` with ``turn T, step S:`` before each message that lacks it,
+        so an invalid field of a step names its turn and step as well as its
+        field path (located in the turns document by the caller)."""
+        tag = f"turn {self.turn_index}, step {self.step_index}: "
+        out = InputError([d if d.message.startswith(tag) else
+                          Diagnostic(d.place, d.field, tag + d.message)
+                          for d in exc.diagnostics])
+        out.code = exc.code
+        return out
+
+    def step_ap(self, st: Mapping[str, Any], default: int) -> int:
+        """The action points a step costs: its ``action_points`` when given,
+        else ``default``. :class:`InputError` (exit 3, the field's place) for a
+        cost above :data:`MAX_ACTION_COST` (P1 rev. 2)."""
+        if "action_points" not in st:
+            return default
+        ap = int(st["action_points"])
+        if ap > MAX_ACTION_COST or ap < 0:
+            raise InputError(Diagnostic(
+                "request", self.where("action_points"),
+                f"an action costs 0 to {MAX_ACTION_COST} action points, not {ap} (P1)"))
+        return ap
 
     def require_able(self, e: Entity, what: str, effect: str = "no_actions") -> Any:
         """C2: nothing for the dead, and no actions (or, with ``effect``, no
@@ -529,6 +605,9 @@ class TurnEngine:
             raise self.illegal("P2", f"{mode} {_num(distance)} m costs {_num(cost)} m of "
                                      f"movement, {eid} has {_num(e.movement)} m left",
                                needed=_num(cost), left=_num(e.movement))
+        if mode == "jump":
+            self.require_able(e, "jump")
+            e = self.spend_ap(e, COST_CLASSES["quick"], "a jump (quick action, P1 rev. 2)")
         if e.has("Prone"):
             self.log.note("P3", f"{eid} is Prone: crawling is allowed")
         self.log.note("P2", f"{mode} {_num(distance)} m"
@@ -585,7 +664,7 @@ class TurnEngine:
                     if self.step_index else "cost",
                     f"action {name!r} is not one the rulebook names: give its cost "
                     f"(quick, standard, complex or free)"))
-        ap = int(st["action_points"]) if "action_points" in st else COST_CLASSES[str(cls)]
+        ap = self.step_ap(st, COST_CLASSES[str(cls)])
         self.require_able(e, name)
         e = self.spend_ap(e, ap, f"{name} ({cls} action)")
         e = self.spend_hands(e, int(st.get("hands", 0)), name)
@@ -600,7 +679,7 @@ class TurnEngine:
         if free < 1:
             raise self.illegal("P5", f"holding {item} takes a Hand point, {eid} has none free",
                                needed=1, left=free)
-        ap = int(st.get("action_points", 0))
+        ap = self.step_ap(st, 0)
         if ap:
             e = self.spend_ap(e, ap, f"holding {item}")
         self.log.note("P5", f"{eid} holds {item}: one Hand point until dropped, {free - 1} free")
@@ -654,8 +733,8 @@ class TurnEngine:
 
     def step_end_turn(self, eid: str, st: Mapping[str, Any]) -> dict[str, Any]:
         e = self.entities[eid]
-        self.log.note("P1", f"{eid} ends its turn: {e.action_points} unspent action point(s) "
-                            "are lost")
+        self.log.note("P1", f"{eid} ends its turn with {e.action_points} action point(s) left; "
+                            "they are lost at the end of the turn")
         return {"events": ["ends_turn"]}
 
     def step_attack(self, eid: str, st: Mapping[str, Any]) -> dict[str, Any]:
@@ -685,17 +764,56 @@ def _damage_tick(spec: Mapping[str, Any], expr: DiceExpression, where: str) -> T
     return found[0]
 
 
+def refuse_nonlethal(engine: TurnEngine, e: Entity, what: str) -> None:
+    """H5 rev. 2: in a turn only a player may declare its damage nonlethal;
+    :class:`RulesError` (exit 4, H5, at ``turn T, step S``) for an attack or
+    cast by an entity whose ``kind`` is not ``player``."""
+    if e.kind != "player":
+        raise engine.illegal("H5", f"{e.id} is a {e.kind}, not a player: its {what} may not be "
+                                   "nonlethal (only players may spare a foe)",
+                             entity=e.id, kind=e.kind)
+
+
+def _check_attack_inputs(engine: TurnEngine, e: Entity, st: Mapping[str, Any]) -> int:
+    """What an attack step's input must satisfy before anything happens:
+    the attack ``ability`` and ``damage.ability`` are the entity's
+    (:class:`InputError` at the step's field), ``damage.ability`` is
+    Potential (T4 rev. 2), a nonlethal attack is a player's (H5 rev. 2).
+    Returns the Potential modifier multiplied by the damage tick (0 when
+    ``damage.ability`` is absent)."""
+    where = engine.where("")
+    if st.get("ability") and e.ability(str(st["ability"])) is None:
+        raise InputError(Diagnostic("request", where + "ability",
+                                    f"{e.id} has no {st['ability']} modifier (D6)"))
+    spec = st.get("damage") or {}
+    ability = spec.get("ability")
+    if ability is not None:
+        abilities_.check_multiplied(str(ability), field=where + "damage.ability")
+    if spec.get("nonlethal"):
+        refuse_nonlethal(engine, e, "attack")
+    if not ability:
+        return 0
+    found = e.ability(str(ability))
+    if found is None:
+        raise InputError(Diagnostic("request", where + "damage.ability",
+                                    f"{e.id} has no {ability} modifier"))
+    return found
+
+
 def _attack(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]:
     """An attack step (P1: 2 action points unless given): a d20 attack roll
     against the target's ``ac`` (D1-D5, A1-A4; condition advantage and
     disadvantage on attacks, C2), then on a hit the damage roll (T1-T5) applied
-    to the target (R1-R3, H1, H4, H5, H7)."""
+    to the target (R1-R3, H1, H4, H5, H7). Only Potential is multiplied by
+    the damage tick (T4 rev. 2); only a player's attack may be nonlethal (H5
+    rev. 2)."""
     where = engine.where("")
     e = engine.entities[eid]
     engine.require_able(e, "attack")
     tid = str(st["target"])
     engine.entity(tid, where + "target")
-    e = engine.spend_ap(e, int(st.get("action_points", ATTACK_AP)), f"attack on {tid}")
+    modifier = _check_attack_inputs(engine, e, st)
+    e = engine.spend_ap(e, engine.step_ap(st, ATTACK_AP), f"attack on {tid}")
     e = engine.spend_hands(e, int(st.get("hands", 0)), "attack")
     engine.put(e)
     target = engine.entities[tid]
@@ -730,14 +848,6 @@ def _attack(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, An
     events = [f"attacks:{tid}", "critical_hit" if result.critical_hit else
               "hit" if result.hit else "critical_miss" if result.critical_miss else "miss"]
     if result.hit and spec and expr is not None and tick is not None:
-        ability = spec.get("ability")
-        modifier = 0
-        if ability:
-            found = e.ability(str(ability))
-            if found is None:
-                raise InputError(Diagnostic("request", where + "damage.ability",
-                                            f"{eid} has no {ability} modifier"))
-            modifier = found
         amount = damage_.roll_amount(
             expr, tick=tick, ability_modifier=modifier,
             modifiers=requests_.modifiers_from(spec.get("modifiers")),
@@ -767,13 +877,15 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
 
     e = engine.entities[eid]
     engine.require_able(e, "cast")
+    if st.get("nonlethal"):
+        refuse_nonlethal(engine, e, "cast")
     name = str(st["idiom"])
     idiom = engine.idioms.get(name)
     if idiom is None:
         raise engine.illegal("F1", f"unknown idiom {name!r}: not in the idiom catalog "
                                    f"({engine.idioms.name})", idiom=name)
     if "action_points" in st:
-        ap = int(st["action_points"])
+        ap = engine.step_ap(st, CAST_AP)
         why = "given by the step"
     elif idiom.own_action_points is not None:
         ap, why = idiom.own_action_points, "the idiom's own cost"
@@ -842,17 +954,22 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
 
 def resolve_turns(entities: Mapping[str, Entity], turns: Sequence[Mapping[str, Any]],
                   dice: DiceSource, *, idioms: Any = None, conditions: Any = None,
-                  check_only: bool = False) -> tuple[dict[str, Entity], dict[str, Any]]:
-    """Play ``turns`` on ``entities`` (by id, in state order).
+                  check_only: bool = False, round: int = 0,
+                  acted_this_round: Sequence[str] = ()
+                  ) -> tuple[dict[str, Entity], dict[str, Any]]:
+    """Play ``turns`` on ``entities`` (by id, in state order), starting in
+    round ``round`` where ``acted_this_round`` have acted (O1 rev. 2).
 
     Returns the entities after and a report ``{turns, entities, rules,
-    explanation}``. Raises :class:`RulesError` (exit 4) for the first illegal
+    explanation, round, acted_this_round}`` (the round of the last turn and
+    who acted in it). Raises :class:`RulesError` (exit 4) for the first illegal
     step (``details``: turn, step, needed, left, ...), :class:`InputError`
     for unknown entities/idioms and :class:`~linguo_cli.errors.DiceError`
     when a step's own faces do not fit.
     """
     engine = TurnEngine(entities, dice, idioms=idioms, conditions=conditions,
-                        check_only=check_only)
+                        check_only=check_only, round=round,
+                        acted_this_round=acted_this_round)
     reports = engine.play(turns)
     touched: dict[str, Any] = {}
     for eid, e in engine.entities.items():
@@ -865,8 +982,27 @@ def resolve_turns(entities: Mapping[str, Entity], turns: Sequence[Mapping[str, A
         "entities": touched,
         "rules": list(engine.log.rules),
         "explanation": [s.as_dict() for s in engine.log.steps],
+        "round": engine.round,
+        "acted_this_round": list(engine.acted),
     }
     return engine.entities, report
+
+
+def round_of(state: Mapping[str, Any], entities: Mapping[str, Entity]) -> tuple[int, list[str]]:
+    """The state's ``round`` (absent: 0, no round played yet) and
+    ``acted_this_round`` (absent: nobody), O1 rev. 2. :class:`InputError`
+    (exit 3, ``state.acted_this_round[i]``) for an id that is not an entity
+    of the state or is listed twice."""
+    acted = [str(x) for x in state.get("acted_this_round") or ()]
+    for i, eid in enumerate(acted):
+        where = f"state.acted_this_round[{i}]"
+        if eid not in entities:
+            known = ", ".join(entities) or "none"
+            raise InputError(Diagnostic("request", where, f"no entity with id {eid!r} in the "
+                                                          f"state (known: {known})"))
+        if eid in acted[:i]:
+            raise InputError(Diagnostic("request", where, f"{eid!r} is listed twice"))
+    return int(state.get("round", 0)), acted
 
 
 def resolve_turn_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
@@ -874,7 +1010,8 @@ def resolve_turn_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
 
     Request: ``{kind: turn, state, turns: [{entity, steps}], rolls?, idioms?,
     conditions?, check?}``. Result: ``{kind, legal, check, turns, state,
-    entities, rules, explanation}`` (``rolls_used`` is added by
+    entities, rules, explanation}``; ``state`` carries ``round`` and
+    ``acted_this_round`` after the last turn (O1 rev. 2) (``rolls_used`` is added by
     :func:`linguo_cli.requests.resolve`).
     """
     entities = {}
@@ -887,9 +1024,13 @@ def resolve_turn_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
     idioms = idioms_.catalog_from_request(request.get("idioms"))
     conds = conditions_.catalog_from_request(request.get("conditions"))
     check_only = bool(request.get("check", False))
+    round_, acted = round_of(request["state"], entities)
     after, report = resolve_turns(entities, request["turns"], dice, idioms=idioms,
-                                  conditions=conds, check_only=check_only)
+                                  conditions=conds, check_only=check_only, round=round_,
+                                  acted_this_round=acted)
     state = {k: v for k, v in request["state"].items() if k != "entities"}
+    state["round"] = report["round"]
+    state["acted_this_round"] = report["acted_this_round"]
     state["entities"] = [e.as_dict() for e in after.values()]
     return {
         "kind": "turn",

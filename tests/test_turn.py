@@ -22,10 +22,12 @@ def ent(eid: str = "ayla", **fields: Any) -> dict[str, Any]:
 
 
 def play(entities: list[dict[str, Any]], turns: list[dict[str, Any]], rolls: Any = (),
-         **extra: Any) -> dict[str, Any]:
-    """Validate and resolve a turn request like `linguo resolve` does."""
-    req: dict[str, Any] = {"kind": "turn", "state": {"entities": entities}, "turns": turns,
-                           **extra}
+         state_fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """Validate and resolve a turn request like `linguo resolve` does
+    (``state_fields``: more top-level fields of the state, e.g. ``round``)."""
+    req: dict[str, Any] = {"kind": "turn",
+                           "state": {**(state_fields or {}), "entities": entities},
+                           "turns": turns, **extra}
     if rolls is not None:
         req["rolls"] = list(rolls)
     state_io.validate(state_io.Document("request", copy.deepcopy(req)), "request")
@@ -53,7 +55,9 @@ def test_move_attack_move_leaves_zero_metres_and_one_point() -> None:
                                            {"kind": "attack", "target": "dummy"},
                                            {"kind": "move", "metres": 10}]}])
     assert r["turns"][0]["remaining"]["movement"] == 0
-    assert r["turns"][0]["remaining"]["action_points"] == 1
+    assert r["turns"][0]["steps"][-1]["remaining"]["action_points"] == 1
+    # P1 rev. 2: the unspent point is lost at the end of the turn.
+    assert r["turns"][0]["remaining"]["action_points"] == 0
     assert by_id(r, "ayla")["movement"] == 0
 
 
@@ -286,10 +290,13 @@ def test_check_only_rolls_nothing_and_settles_costs() -> None:
                          {"kind": "attack", "target": "ayla", "damage": {"dice": "1d6"}}]}],
              rolls=[], check=True)
     assert r["check"] is True and r["rolls_used"] == []
-    # 5 + 1 regenerated - 3 = 3 Flux; 1 of 2 Hand points spent; 3 - 2 = 1 AP.
-    assert r["turns"][1]["remaining"] == {"action_points": 1, "movement": 15, "hands_free": 1,
-                                          "flux": 3, "reaction_available": True}
-    assert r["turns"][2]["remaining"]["action_points"] == 1
+    # 5 + 1 regenerated - 3 = 3 Flux; 1 of 2 Hand points spent; 3 - 2 = 1 AP,
+    # lost at the end of the turn (P1 rev. 2).
+    assert r["turns"][1]["steps"][0]["remaining"] == {
+        "action_points": 1, "movement": 15, "hands_free": 1, "flux": 3,
+        "reaction_available": True}
+    assert r["turns"][1]["remaining"]["action_points"] == 0
+    assert r["turns"][2]["steps"][0]["remaining"]["action_points"] == 1
     assert by_id(r, "grunt")["hp"] == 12 and by_id(r, "ayla")["hp"] == 12
     assert by_id(r, "cole")["death_saves"] == {"successes": 0, "failures": 0}
 
@@ -345,3 +352,152 @@ def test_fraction_string_metres_are_bounded() -> None:
     doc = state_io.Document("s", {"entities": [ent(movement_max="400000/2")]})
     with pytest.raises(InputError, match="movement_max 200000 is above 100000 m"):
         state_io.validate(doc, "state")
+
+
+# ---------------------------------------------------------------------------
+# Rulings revision 2 (issue 12): rounds (O1), lost AP and jumps (P1), the
+# ability a damage tick multiplies (T4), who may spare (H5)
+
+
+def foe(eid: str = "grunt", **fields: Any) -> dict[str, Any]:
+    return ent(eid, kind="enemy", **fields)
+
+
+def test_rounds_are_counted_and_no_entity_acts_twice_in_one() -> None:
+    # Finding 10: a, b, a, b, b is rounds 1, 1, 2, 2, 3 from a state at round 1.
+    r = play([ent("a"), ent("b")], [{"entity": x, "steps": []} for x in "abab" + "b"],
+             state_fields={"round": 1})
+    assert [t["round"] for t in r["turns"]] == [1, 1, 2, 2, 3]
+    assert [t["round_start"] for t in r["turns"]] == [True, False, True, False, True]
+    assert r["state"]["round"] == 3
+    assert r["state"]["acted_this_round"] == ["b"]
+
+
+def test_first_turn_of_a_state_without_round_starts_round_one() -> None:
+    r = play([ent("a"), ent("b")], [{"entity": "a", "steps": []}])
+    assert r["turns"][0]["round"] == 1 and r["turns"][0]["round_start"] is True
+    assert r["state"]["round"] == 1 and r["state"]["acted_this_round"] == ["a"]
+
+
+def test_acted_this_round_is_carried_in() -> None:
+    # Round 4, a has acted: b's turn continues round 4, a's turn starts round 5.
+    r = play([ent("a"), ent("b")], [{"entity": "b", "steps": []}, {"entity": "a", "steps": []}],
+             state_fields={"round": 4, "acted_this_round": ["a"]})
+    assert [(t["round"], t["round_start"]) for t in r["turns"]] == [(4, False), (5, True)]
+    assert r["state"]["round"] == 5 and r["state"]["acted_this_round"] == ["a"]
+
+
+def test_split_runs_count_rounds_as_one_run() -> None:
+    turns = [{"entity": "a", "steps": [{"kind": "move", "metres": 2}]},
+             {"entity": "b", "steps": [{"kind": "action", "name": "help"}]},
+             {"entity": "b", "steps": [{"kind": "move", "metres": 1, "mode": "jump"}]},
+             {"entity": "a", "steps": []}]
+    whole = play([ent("a"), ent("b")], turns, state_fields={"round": 1})
+    first = play([ent("a"), ent("b")], turns[:2], state_fields={"round": 1})
+    second = play(first["state"].pop("entities"), turns[2:], state_fields=first["state"])
+    assert second["state"] == whole["state"]
+    assert whole["state"]["round"] == 2
+
+
+def test_acted_this_round_naming_no_entity_is_invalid_input() -> None:
+    with pytest.raises(InputError) as info:
+        play([ent("a")], [{"entity": "a", "steps": []}],
+             state_fields={"round": 1, "acted_this_round": ["zed"]})
+    assert info.value.diagnostics[0].field == "state.acted_this_round[0]"
+
+
+def test_end_turn_loses_unspent_action_points() -> None:
+    # Finding 11: help (2 of 3 AP) then end_turn: 1 point left, then lost.
+    r = play([ent()], [{"entity": "ayla", "steps": [{"kind": "action", "name": "help"},
+                                                    {"kind": "end_turn"}]}])
+    assert r["turns"][0]["steps"][1]["remaining"]["action_points"] == 1
+    assert r["turns"][0]["remaining"]["action_points"] == 0
+    assert by_id(r, "ayla")["action_points"] == 0
+
+
+def test_a_jump_move_costs_one_action_point_and_its_metres() -> None:
+    r = play([ent()], [{"entity": "ayla", "steps": [
+        {"kind": "move", "metres": 2.5, "mode": "jump"}]}])
+    step = r["turns"][0]["steps"][0]
+    assert (step["action_points"], step["movement"]) == (1, 2.5)
+    assert step["remaining"]["action_points"] == 2
+
+
+def test_three_jumps_and_a_sprint_are_refused() -> None:
+    # Finding 6: 3 jumps x 1 AP = 3 AP; the sprint (complex, 3 AP) has 0 left.
+    jump = {"kind": "move", "metres": 1, "mode": "jump"}
+    err = illegal([ent()], [{"entity": "ayla", "steps": [
+        jump, jump, jump, {"kind": "action", "name": "sprint"}]}])
+    assert (err.rule, err.step, err.code) == ("P1", 4, 4)
+    assert (err.details["needed"], err.details["left"]) == (3, 0)
+
+
+@pytest.mark.parametrize("step", [
+    {"kind": "action", "name": "help", "action_points": 4},
+    {"kind": "hold", "item": "rope", "action_points": 5},
+    {"kind": "attack", "target": "grunt", "action_points": 4},
+])
+def test_an_action_cost_above_three_is_invalid_input(step: dict[str, Any]) -> None:
+    # Even for an entity with 6 points a turn (P1 rev. 2).
+    with pytest.raises(InputError) as info:
+        play([ent(action_points_per_turn=6), foe()], [{"entity": "ayla", "steps": [step]}])
+    assert info.value.code == 3
+    # The engine refuses it too when no schema ran (e.g. a library caller).
+    req = {"kind": "turn", "state": {"entities": [ent(action_points_per_turn=6), foe()]},
+           "turns": [{"entity": "ayla", "steps": [step]}], "rolls": []}
+    with pytest.raises(InputError) as info:
+        requests.resolve(req)
+    assert info.value.diagnostics[0].field == "turns[0].steps[0].action_points"
+
+
+def test_damage_may_multiply_only_potential() -> None:
+    # Finding 5: 4d6 strong naming strength is refused (T4), before any die.
+    attack = {"kind": "attack", "target": "ayla",
+              "damage": {"dice": "4d6", "tick": "strong", "ability": "strength"}}
+    err = illegal([ent(), foe(abilities={"strength": 3, "potential": 1})],
+                  [{"entity": "grunt", "steps": [attack]}], rolls=None)
+    assert (err.rule, err.code, err.step) == ("T4", 4, 1)
+    assert "turn 1, step 1" in err.message
+    # Potential is multiplied: 10 + [3, 3, 4, 4] = 14 + Potential 1 x 2 = 16.
+    ok = {**attack, "damage": {"dice": "4d6", "tick": "strong", "ability": "potential"}}
+    r = play([ent(hp=20, max_hp=20, ac=10), foe(abilities={"strength": 3, "potential": 1})],
+             [{"entity": "grunt", "steps": [ok]}], rolls=[10, 3, 3, 4, 4])
+    assert r["turns"][0]["steps"][0]["damage"]["amount"] == 16
+    assert by_id(r, "ayla")["hp"] == 4
+
+
+@pytest.mark.parametrize("step", [
+    {"kind": "attack", "target": "ayla",
+     "damage": {"dice": "4d6", "tick": "strong", "nonlethal": True}},
+    {"kind": "cast", "idiom": "Hurl - Fire", "targets": ["ayla"], "nonlethal": True},
+])
+def test_an_enemy_may_not_spare(step: dict[str, Any]) -> None:
+    # Finding 3: an enemy's nonlethal attack (or cast) is refused (H5 rev. 2).
+    err = illegal([ent(hp=5, max_hp=10), foe(idioms=["Hurl - Fire"])],
+                  [{"entity": "grunt", "steps": [step]}], rolls=None)
+    assert (err.rule, err.code, err.step) == ("H5", 4, 1)
+    assert err.message.startswith("turn 1, step 1:")
+
+
+def test_a_player_may_spare() -> None:
+    # 15 + 0 vs AC 10 hits; 4d6 [6, 6, 6, 6] = 24 nonlethal: 5 -> 0, Unconscious, Stable.
+    step = {"kind": "attack", "target": "grunt",
+            "damage": {"dice": "4d6", "tick": "strong", "nonlethal": True}}
+    r = play([ent(), foe(hp=5, max_hp=10, ac=10)], [{"entity": "ayla", "steps": [step]}],
+             rolls=[15, 6, 6, 6, 6])
+    grunt = by_id(r, "grunt")
+    assert grunt["dead"] is False and grunt["hp"] == 0
+
+
+@pytest.mark.parametrize(("step", "field"), [
+    ({"kind": "attack", "target": "grunt", "ability": "strength"}, "ability"),
+    ({"kind": "attack", "target": "grunt", "damage": {"dice": "1d6", "ability": "potential"}},
+     "damage.ability"),
+])
+def test_missing_ability_names_the_turn_step_and_field(step: dict[str, Any],
+                                                       field: str) -> None:
+    with pytest.raises(InputError) as info:
+        play([ent(), foe()], [{"entity": "ayla", "steps": [step]}], rolls=None)
+    d = info.value.diagnostics[0]
+    assert d.field == f"turns[0].steps[0].{field}"
+    assert d.message.startswith("turn 1, step 1:")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
+from linguo_cli.model import Entity
+
 from .conftest import ROOT, run_cli
 
 EXAMPLE = ROOT / "examples" / "encounter"
@@ -93,7 +95,8 @@ turns:
     text = Path(state).read_text(encoding="utf-8")
     assert "# keep this comment" in text
     data = YAML(typ="safe").load(text)["entities"][0]
-    assert data["movement"] == 5 and data["action_points"] == 2
+    # 3 - 1 for standing = 2 AP, lost at the end of the turn (P1 rev. 2)
+    assert data["movement"] == 5 and data["action_points"] == 0
     assert data["conditions"] == []
     assert r.json()["turns"][0]["remaining"]["movement"] == 5
 
@@ -193,3 +196,139 @@ def test_json_output_is_exact_numbers(tmp_path: Path) -> None:
     data = json.loads(r.stdout)
     assert data["turns"][0]["steps"][0]["movement"] == 7.5
     assert data["state"]["entities"][0]["movement"] == 7.5
+
+
+# ---------------------------------------------------------------------------
+# Rulings revision 2 (issue 12): rounds (O1), AP (P1), T4, H5, places
+
+DUEL_STATE = """\
+round: 1
+entities:
+  - {id: hero, kind: player, hp: 10, max_hp: 10, ac: 10, abilities: {potential: 1},
+     movement_max: 10}
+  - {id: orc, kind: enemy, hp: 10, max_hp: 10, ac: 10, abilities: {strength: 3}, movement_max: 10}
+"""
+
+
+def test_example_encounter_ends_in_round_three(tmp_path: Path) -> None:
+    # Finding 10: three rounds played, the state says round 3 (it said 1).
+    out = tmp_path / "after.yaml"
+    r = run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"), "-o", str(out),
+                "--explain")
+    assert r.exit_code == 0, r.stderr
+    after = YAML(typ="safe").load(out.read_text(encoding="utf-8"))
+    assert after["round"] == 3 and after["acted_this_round"] == ["ayla", "bram"]
+    assert all(e["action_points"] == 0 for e in after["entities"])
+    # The table and --explain mark where each round starts.
+    assert r.stdout.count("Round 2\n") == 1 and r.stdout.count("Round 3\n") == 1
+    assert "Turn 5: ayla (round 2)" in r.stdout
+    assert "round 3 starts with ayla's turn" in r.stdout
+
+
+def test_turns_split_over_two_runs_count_rounds_as_one_run(tmp_path: Path) -> None:
+    doc = YAML(typ="safe").load((EXAMPLE / "turns.yaml").read_text(encoding="utf-8"))
+    whole = tmp_path / "whole.yaml"
+    assert run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"),
+                   "-o", str(whole)).exit_code == 0
+    # Round 1 and Ayla's turn of round 2 (9 faces), then the rest (mid-round: the
+    # second run must know Ayla acted in round 2), each written back in place.
+    state = tmp_path / "state.yaml"
+    shutil.copy(EXAMPLE / "state.yaml", state)
+    for turns, rolls in ((doc["turns"][:5], doc["rolls"][:9]),
+                         (doc["turns"][5:], doc["rolls"][9:])):
+        part = tmp_path / "part.json"
+        part.write_text(json.dumps({"turns": turns, "rolls": rolls}), encoding="utf-8")
+        r = run_cli("turn", str(state), str(part), "--in-place")
+        assert r.exit_code == 0, r.stderr
+    split = YAML(typ="safe").load(state.read_text(encoding="utf-8"))
+    one = YAML(typ="safe").load(whole.read_text(encoding="utf-8"))
+    assert (split["round"], split["acted_this_round"]) == (3, ["ayla", "bram"])
+    assert {k: v for k, v in split.items() if k != "entities"} == {
+        k: v for k, v in one.items() if k != "entities"}
+    # The same entities (a field written back at its default may stay spelled out).
+    assert [Entity.from_dict(e) for e in split["entities"]] == [
+        Entity.from_dict(e) for e in one["entities"]]
+
+
+def test_end_turn_shows_and_writes_zero_action_points(tmp_path: Path) -> None:
+    # Finding 11: after end_turn the table and the written state show 0 left.
+    state = write(tmp_path / "state.yaml", DUEL_STATE)
+    turns = write(tmp_path / "turns.yaml", "turns: [{entity: hero, steps: "
+                                           "[{kind: action, name: help}, {kind: end_turn}]}]\n")
+    r = run_cli("turn", state, turns, "--in-place")
+    assert r.exit_code == 0, r.stderr
+    end_row = next(line for line in r.stdout.splitlines() if "end of turn" in line)
+    assert end_row.split()[3] == "0"
+    hero = YAML(typ="safe").load(Path(state).read_text(encoding="utf-8"))["entities"][0]
+    assert hero["action_points"] == 0
+
+
+def test_three_jumps_and_a_sprint_exit_4(tmp_path: Path) -> None:
+    state = write(tmp_path / "state.yaml", DUEL_STATE)
+    turns = write(tmp_path / "turns.yaml", """\
+turns:
+  - entity: hero
+    steps:
+      - {kind: move, metres: 1, mode: jump}
+      - {kind: move, metres: 1, mode: jump}
+      - {kind: move, metres: 1, mode: jump}
+      - {kind: action, name: sprint}
+""")
+    r = run_cli("turn", state, turns)
+    assert r.exit_code == 4 and "P1" in r.stderr and "step 4" in r.stderr
+
+
+def test_action_cost_above_three_exits_3_with_place(tmp_path: Path) -> None:
+    state = write(tmp_path / "state.yaml", DUEL_STATE)
+    turns = write(tmp_path / "turns.yaml", """\
+turns:
+  - entity: hero
+    steps:
+      - {kind: action, name: ritual, cost: complex, action_points: 4}
+""")
+    r = run_cli("turn", state, turns)
+    assert r.exit_code == 3 and "turns.yaml:4:" in r.stderr and "action_points" in r.stderr
+
+
+def test_strength_multiplied_by_a_tick_exits_4(tmp_path: Path) -> None:
+    state = write(tmp_path / "state.yaml", DUEL_STATE)
+    turns = write(tmp_path / "turns.yaml", """\
+rolls: [15, 3, 3, 4, 4]
+turns:
+  - entity: orc
+    steps:
+      - {kind: attack, target: hero, damage: {dice: 4d6, tick: strong, ability: strength}}
+""")
+    r = run_cli("turn", state, turns, "--in-place")
+    assert r.exit_code == 4 and "T4" in r.stderr and "turn 1, step 1" in r.stderr
+    assert Path(state).read_text(encoding="utf-8") == DUEL_STATE
+
+
+def test_enemy_nonlethal_attack_exits_4(tmp_path: Path) -> None:
+    state = write(tmp_path / "state.yaml", DUEL_STATE.replace("hp: 10, max_hp: 10, ac",
+                                                              "hp: 5, max_hp: 10, ac", 1))
+    turns = write(tmp_path / "turns.yaml", """\
+rolls: [15, 6, 6, 6, 6]
+turns:
+  - entity: orc
+    steps:
+      - {kind: attack, target: hero, damage: {dice: 4d6, tick: strong, nonlethal: true}}
+""")
+    r = run_cli("turn", state, turns)
+    assert r.exit_code == 4 and "H5" in r.stderr and "turn 1, step 1" in r.stderr
+
+
+def test_missing_attack_ability_is_placed_in_the_turns_file(tmp_path: Path) -> None:
+    state = write(tmp_path / "state.yaml", DUEL_STATE)
+    turns = write(tmp_path / "turns.yaml", """\
+rolls: [15, 3]
+turns:
+  - entity: hero
+    steps:
+      - {kind: attack, target: orc, ability: strength, damage: {dice: 1d6}}
+""")
+    for extra in ((), ("--check",)):
+        r = run_cli("turn", state, turns, *extra)
+        assert r.exit_code == 3, r.stderr
+        assert "<options>" not in r.stderr
+        assert "turns.yaml:5:" in r.stderr and "turn 1, step 1" in r.stderr

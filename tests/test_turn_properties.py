@@ -2,8 +2,10 @@
 
 For every generated document that is legal: resources never go negative,
 the movement spent equals the sum of the step costs (worked out here from
-P2/P3, not by the engine), action points spent add up, and replaying with
-the printed dice faces gives the identical result. For every illegal one:
+P2/P3, not by the engine), the action points of each step are its P1 cost
+(a jump move 1, P1 rev. 2) and add up, every turn ends with 0 action
+points (P1 rev. 2), rounds are counted as O1 rev. 2 says (worked out here),
+and replaying with the printed dice faces gives the identical result. For every illegal one:
 the refused step is the first illegal one (the turns before it are legal).
 """
 
@@ -85,6 +87,31 @@ def step_movement(s: dict[str, Any], movement_max: Fraction) -> Fraction:
     return Fraction(0)
 
 
+#: P1 cost of each generated step kind / action name (a jump move: 1 AP).
+ACTION_AP = {"help": 2, "jump": 1, "sprint": 3, "talk": 0, "hide": 2}
+
+
+def step_ap(s: dict[str, Any]) -> int:
+    """P1 (rev. 2) worked out independently of the engine."""
+    if s["kind"] == "move":
+        return 1 if s["mode"] == "jump" else 0
+    if s["kind"] == "action":
+        return ACTION_AP[s["name"]]
+    return {"stand_up": 1, "attack": 2}.get(s["kind"], 0)
+
+
+def rounds(entities: list[str]) -> list[int]:
+    """O1 rev. 2 from round 0: a turn by an entity that already acted in the
+    current round starts the next one."""
+    out, acted, n = [], set(), 0
+    for eid in entities:
+        if n == 0 or eid in acted:
+            n, acted = n + 1, set()
+        acted.add(eid)
+        out.append(n)
+    return out
+
+
 def walk(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Every `remaining` block of the result."""
     out = []
@@ -128,8 +155,17 @@ def test_generated_turns(hero: dict[str, Any], enemy: dict[str, Any],
         costs = [step_movement(s, maxima[t["entity"]]) for s in t["steps"]]
         assert [Fraction(str(s["movement"])) for s in done["steps"]] == costs
         assert Fraction(str(start["movement"])) - Fraction(str(end["movement"])) == sum(costs)
-        assert start["action_points"] - end["action_points"] == sum(
+        assert [s["action_points"] for s in done["steps"]] == [step_ap(s) for s in t["steps"]]
+        last = done["steps"][-1]["remaining"] if done["steps"] else start
+        assert start["action_points"] - last["action_points"] == sum(
             s["action_points"] for s in done["steps"])
+        assert end["action_points"] == 0  # unspent points are lost (P1 rev. 2)
+
+    # Rounds (O1 rev. 2): no entity acts twice in a round; the state ends in
+    # the round of the last turn.
+    expected = rounds([t["entity"] for t in ts])
+    assert [t["round"] for t in result["turns"]] == expected
+    assert result["state"]["round"] == expected[-1]
 
     # Replay from the printed faces gives the identical result.
     again = requests.resolve(copy.deepcopy(req), ScriptedDice(result["rolls_used"]))
