@@ -374,6 +374,11 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
         verdict = degree_markup(t["degree"])
         if t["kind"] == "attack":
             verdict += "  HIT" if t.get("hit") else "  MISS"
+        elif t["kind"] == "save":
+            effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
+                "effect")
+            verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
+                f" ({effect} effect)" if effect else "")
         console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
     amount = r.get("amount")
     if amount:

@@ -302,3 +302,13 @@ def test_cli_mod_and_amount_mod_are_applied(tmp_path: Path) -> None:
                 "--json", "-o", str(tmp_path / "o.json"))
     assert r.exit_code == 0, r.stderr
     assert r.json()["entities"]["gob"]["after"]["hp"] == 21
+
+
+def test_cli_text_names_each_save_outcome_by_degree(tmp_path: Path) -> None:
+    path = state_file(tmp_path, *burst_targets())
+    r = run_cli("cast", str(path), "--caster", "ayla", "--idiom", "Burst - Frost", "--target",
+                "w", "--target", "s", "--rolls", "20,1,3,4,5,6", "-o", str(tmp_path / "o.json"))
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert any("save on w" in x and "SAVES (half effect)" in x for x in lines)
+    assert any("save on s" in x and "FAILS (full effect)" in x for x in lines)
