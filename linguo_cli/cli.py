@@ -1142,7 +1142,8 @@ def cast(
     upcast: Annotated[int, typer.Option(
         "--upcast", min=0, max=100, help="Extra Flux points above the base cost (F3).")] = 0,
     overclock: Annotated[bool, typer.Option(
-        "--overclock", help="Overclock when short of Flux (F4); no Adjectives then.")] = False,
+        "--overclock", help="Overclock when short of Flux (F4); no Adjectives in a cast "
+                            "that actually overclocks.")] = False,
     adjective: Annotated[list[str] | None, typer.Option(
         "--adjective", help="An Adjective of the idiom; repeatable.")] = None,
     target: Annotated[list[str] | None, typer.Option(
@@ -1155,7 +1156,7 @@ def cast(
     adv: AdvOpt = 0,
     dis: DisOpt = 0,
     nonlethal: Annotated[bool, typer.Option(
-        "--nonlethal", help="Declare the damage nonlethal (H5).")] = False,
+        "--nonlethal", help="Declare the damage nonlethal, whoever casts (H5).")] = False,
     idioms: IdiomsOpt = None,
     conditions: ConditionsOpt = None,
     output: OutputOpt = None,
@@ -1168,6 +1169,8 @@ def cast(
     """Cast an idiom from a state file: cost, upcast cap, Flux, overclocking and
     the effect (rules F1-F5, S3, then the d20, damage and healing rules).
 
+    Hand points are read from the state as at the start of a turn (held items,
+    maintained idioms; P5, P6); action points are not checked.
     Dice order: the attack d20 (or each target's save d20, in target order),
     then the damage or healing dice. An illegal cast exits 4 and writes nothing.
     """

@@ -5,7 +5,7 @@
   min(Expertise in the idiom's Noun, Wordsmithing Level, 10) limits upcasts
   only (F3); a final cost above 10 is refused (F3, F4); short of Flux the cast
   is illegal unless overclocked (F4); Adjectives are refused when
-  overclocking (F4).
+  overclocking, and only when the cast actually overclocks (F4 rev. 2).
 * :func:`resolve_cast` spends the Flux, resolves the idiom's effect with the
   d20 tests and the damage module (attack roll or each target's saving throw
   against the save DC of S3, then one damage or healing roll shared by every
@@ -34,9 +34,9 @@ from typing import Any
 from linguo_cli import conditions as conditions_
 from linguo_cli import idioms as idioms_
 from linguo_cli.checks import TestResult, resolve_test
-from linguo_cli.dice import DiceSource
+from linguo_cli.dice import DiceSource, ScriptedDice
 from linguo_cli.errors import Diagnostic, InputError, RulesError
-from linguo_cli.model import Entity, Maintained, Modifier, Step
+from linguo_cli.model import Degree, Entity, Maintained, Modifier, Step
 
 #: Highest final cost of any cast (F3, F4).
 MAX_COST = 10
@@ -273,12 +273,13 @@ def plan_cast(caster: Entity, idiom: idioms_.Idiom, *, upcast: int = 0,
 
     Raises :class:`RulesError` (exit 4): ``C2`` when the caster is dead or
     holds a condition with no actions (``catalog``, default catalog when
-    ``None``); ``F1`` when it does not know the idiom; ``F4`` for Adjectives
-    with ``overclock``; ``F3`` (``F4`` when overclocking) for a final cost
-    above 10; ``F3`` for an upcast above the cap; ``F4`` when short of Flux
-    without ``overclock``. :class:`InputError` (exit 3) for a negative
-    upcast or an Adjective the idiom does not allow. ``overclock`` permits
-    overclocking; with Flux enough the cast is an ordinary one.
+    ``None``); ``F1`` when it does not know the idiom; ``F3`` (``F4`` when
+    overclocking) for a final cost above 10; ``F3`` for an upcast above the
+    cap; ``F4`` when short of Flux without ``overclock``, and for Adjectives
+    in a cast that actually overclocks (F4 rev. 2). :class:`InputError`
+    (exit 3) for a negative upcast or an Adjective the idiom does not allow.
+    ``overclock`` permits overclocking; with Flux enough the cast is an
+    ordinary one, Adjectives included.
     """
     catalog = catalog or conditions_.default_catalog()
     steps: list[Step] = []
@@ -308,9 +309,6 @@ def plan_cast(caster: Entity, idiom: idioms_.Idiom, *, upcast: int = 0,
                                         f"{idiom.name} allows no Adjective {name!r} "
                                         f"(allowed: {allowed})"))
         chosen.append(adj)
-    if overclock and chosen:
-        raise RulesError("F4", "Adjectives may not be used when overclocking",
-                         {"adjectives": [a.name for a in chosen]})
     base = idiom.flux_cost
     final = base + upcast
     steps.append(Step("F1", f"{idiom.name}: base cost {base} Flux"
@@ -342,6 +340,11 @@ def plan_cast(caster: Entity, idiom: idioms_.Idiom, *, upcast: int = 0,
         raise RulesError("F4", f"{caster.id} has {flux} Flux, {missing} short of the final "
                                f"cost {final}; overclock to cast anyway",
                          {"flux": flux, "final_cost": final, "missing": missing})
+    if missing and chosen:
+        raise RulesError("F4", f"Adjectives may not be used when overclocking: the final cost "
+                               f"{final} is {missing} above the {flux} Flux held",
+                         {"adjectives": [a.name for a in chosen], "flux": flux,
+                          "final_cost": final, "missing": missing})
     if missing:
         steps.append(Step("F4", f"overclocking: {caster.id} spends all its {flux} Flux, "
                                 f"{missing} point(s) missing"))
@@ -349,7 +352,8 @@ def plan_cast(caster: Entity, idiom: idioms_.Idiom, *, upcast: int = 0,
     else:
         if overclock:
             steps.append(Step("F4", f"overclocking allowed but not needed: {flux} Flux "
-                                    f"covers the cost {final}"))
+                                    f"covers the cost {final}, an ordinary cast"
+                                    + (" (its Adjectives are allowed)" if chosen else "")))
         after = flux - final
         steps.append(Step("F1", f"Flux {flux} - {final} = {after}"))
     for adj in chosen:
@@ -389,7 +393,114 @@ def _test_dict(test: TestResult) -> dict[str, Any]:
     d = test.as_dict()
     d.pop("rules", None)
     d.pop("explanation", None)
+    d["success"] = test.degree >= Degree.SUCCESS  # D1 rev. 2: the degree after D5
     return d
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """The Hand points of one cast (P5, P6 rev. 2): ``free`` before the cast,
+    the cast's own ``cost``, ``left`` after it, whether a maintainable idiom
+    may start ``maintaining`` (``left`` >= its Hand cost) and, when not,
+    ``reason``; ``steps`` for the explanation. Units: Hand points."""
+
+    free: int
+    cost: int
+    left: int
+    maintaining: bool
+    reason: str | None
+    steps: tuple[Step, ...]
+
+
+def check_hands(caster: Entity, idiom: idioms_.Idiom, free: int) -> HandCheck:
+    """P5 and P6 for a cast by ``caster`` with ``free`` Hand points free
+    before it (as the caller reads them: a one-off cast as at the start of a
+    turn, see :func:`one_off_hands_free`).
+
+    The cast's own Hand cost (``idiom.hand_cost``, 0-2) must be free, else
+    :class:`RulesError` ``P5`` (exit 4). A maintainable idiom starts being
+    maintained only if its Hand cost is still free after that (P6 rev. 2);
+    otherwise the cast resolves unmaintained and ``reason`` says why.
+    """
+    cost = idiom.hand_cost
+    if cost > free:
+        raise RulesError("P5", f"casting {idiom.name} needs {cost} Hand point(s), "
+                               f"{caster.id} has {free} free",
+                         {"caster": caster.id, "needed": cost, "left": free})
+    left = free - cost
+    steps = [Step("P5", f"casting {idiom.name}: {cost} Hand point(s) of the {free} free, "
+                        f"{left} left")]
+    if not idiom.maintainable:
+        return HandCheck(free, cost, left, False, None, tuple(steps))
+    if left >= cost:
+        steps.append(Step("P6", f"maintaining {idiom.name} needs {cost} Hand point(s): "
+                                f"{left} free after the cast"))
+        return HandCheck(free, cost, left, True, None, tuple(steps))
+    reason = (f"maintaining {idiom.name} needs {cost} free Hand point(s) after the cast's "
+              f"own {cost}; {caster.id} has {left}")
+    steps.append(Step("P6", f"{reason}: the cast resolves but is not maintained"))
+    return HandCheck(free, cost, left, False, reason, tuple(steps))
+
+
+def check_amount_ability(idiom: idioms_.Idiom) -> None:
+    """T4 rev. 2: only Potential is multiplied by a damage tick, only
+    Cohesion by a healing tick (T7). An idiom whose damage or healing names
+    another ability to multiply raises :class:`RulesError` ``T4`` (exit 4)."""
+    amount = idiom.amount
+    if amount is None or amount.ability is None:
+        return
+    allowed = "cohesion" if idiom.healing is not None else "potential"
+    if amount.ability != allowed:
+        what = "healing" if idiom.healing is not None else "damage"
+        raise RulesError("T4", f"{idiom.name}: only {allowed.title()} is multiplied by a {what} "
+                               f"tick, not {amount.ability}; give another ability's bonus as a "
+                               "flat modifier with its own label",
+                         {"idiom": idiom.name, "ability": amount.ability, "allowed": allowed})
+
+
+def one_off_hands_free(entities: Mapping[str, Entity], caster: str,
+                       catalog: idioms_.Catalog) -> int:
+    """Hand points free for a one-off cast by ``caster`` (P5, P6 rev. 2),
+    read from the state exactly as a turn does at its start: Hand points -
+    held items - Hand costs of maintained idioms (their own ``hand_cost``,
+    else the idiom ``catalog``'s), Hand points spent by earlier actions
+    back; never below 0. Uses the turn engine's :func:`turn.hands_free` and
+    its maintained-cost lookup (:class:`InputError`, exit 3, for a
+    maintained idiom of unknown Hand cost)."""
+    from linguo_cli import turn
+
+    engine = turn.TurnEngine(entities, ScriptedDice([]), idioms=catalog)
+    e = entities[caster]
+    return turn.hands_free(replace(e, hands_spent=0), engine.costs(e))
+
+
+def _save_outcome(idiom: idioms_.Idiom, target: str, degree: Degree, log: _Log) -> str:
+    """S1 rev. 2: what a save of ``degree`` leaves of the effect (``none``,
+    ``half``, ``full``), with its explanation line."""
+    effect = idiom.save_effect(degree)
+    verdict = "saves" if degree >= Degree.SUCCESS else "does not save"
+    source = ("the idiom's table by degree" if idiom.save_by_degree else
+              "success and critical success save" if degree >= Degree.SUCCESS else
+              "every degree below success takes the full effect")
+    what = {"none": "no effect on it", "half": "half damage (rounded down)",
+            "full": "the full effect"}[effect]
+    log.note("S1", f"{target} {verdict} ({degree.title}): {what} ({source})")
+    return effect
+
+
+def _not_maintained(idiom: idioms_.Idiom, caster: Entity, maintain: bool,
+                    hands: HandCheck | None) -> str | None:
+    """Why a maintainable idiom is not maintained after its cast (P6), or
+    ``None`` when it is (or when the idiom is not maintainable)."""
+    if not idiom.maintainable:
+        return None
+    if caster.dead:
+        return f"{caster.id} died"
+    if hands is not None and not hands.maintaining:
+        return hands.reason
+    if not maintain:
+        return "not asked to maintain it"
+    return None
 
 
 def resolve_cast(
@@ -398,7 +509,7 @@ def resolve_cast(
     modifiers: Sequence[Modifier] = (), dice: DiceSource, conditions: conditions_.Catalog,
     amount_modifiers: Sequence[Modifier] = (), advantage: bool = False,
     disadvantage: bool = False, partial_success_hits: bool = False, nonlethal: bool = False,
-    maintain: bool = True,
+    maintain: bool = True, hands_free: int | None = None,
 ) -> tuple[dict[str, Entity], dict[str, Any]]:
     """Cast ``idiom`` by entity ``caster`` of ``entities`` (by id).
 
@@ -408,15 +519,23 @@ def resolve_cast(
     against the single target's AC (``modifiers`` added, the caster's
     ``attack`` advantage/disadvantage from ``advantage``/``disadvantage`` and
     its conditions, A1-A4) or each target's saving throw in target order
-    (S1, S2; the target's conditions give advantage/disadvantage); one damage
-    roll (T3-T5; ``amount_modifiers`` flat) or healing roll (T7) shared by
-    every target that takes it (T6): a hit, a failed save, or a successful
-    save of a ``half`` idiom (half, rounded down); then per target R1-R3 and
-    H1-H8 (damage) or H3/H8 (healing) via :mod:`linguo_cli.damage`; then the
-    overclocking consequence for the caster (F4, F5, C1, C2); last, a
-    maintainable idiom is added to the caster's maintained idioms when
-    ``maintain`` and the caster is still alive (P6). A check-bonus idiom reports its bonus
-    (base + upcast x per point) without storing it.
+    (S1, S2; the target's conditions give advantage/disadvantage; what each
+    degree after D5 leaves of the effect is :meth:`Idiom.save_effect`, S1
+    rev. 2); one damage roll (T3-T5; ``amount_modifiers`` flat; only
+    Potential multiplied, T4 rev. 2) or healing roll (T7) shared by every
+    target that takes it (T6): a hit, a save leaving the full effect, or one
+    leaving half (half, rounded down); then per target R1-R3 and H1-H8
+    (damage, ``nonlethal`` whoever casts: the GM's call, H5) or H3/H8
+    (healing) via :mod:`linguo_cli.damage`; then the overclocking
+    consequence for the caster (F4, F5, C1, C2); last, a maintainable idiom
+    is added to the caster's maintained idioms when ``maintain``, the caster
+    is still alive and, with ``hands_free`` given, its Hand cost is free
+    after the cast's own (P6). ``hands_free``: Hand points free before the
+    cast as the caller reads them (:func:`one_off_hands_free` for a one-off
+    cast); the cast's Hand cost must be free (P5, :func:`check_hands`);
+    ``None`` when the caller has settled Hand points itself (the turn
+    engine). A check-bonus idiom reports its bonus (base + upcast x per
+    point) without storing it.
 
     Returns the new entities (same order) and the result dict (see
     ``golden/README.md``, "cast, overclock"). Raises :class:`RulesError`
@@ -433,6 +552,10 @@ def resolve_cast(
     plan = plan_cast(c0, idiom, upcast=upcast, overclock=overclock, adjectives=adjectives,
                      catalog=conditions)
     log.steps.extend(plan.steps)
+    hands = None if hands_free is None else check_hands(c0, idiom, hands_free)
+    if hands is not None:
+        log.steps.extend(hands.steps)
+    check_amount_ability(idiom)
     targets = list(targets)
     for i, t in enumerate(targets):
         if t not in out:
@@ -514,16 +637,12 @@ def resolve_cast(
             test = resolve_test(build_test(req), dice)
             log.steps.extend(Step(s.rule, f"{t}'s save: {s.text}") for s in test.steps)
             tests.append({"entity": t, **_test_dict(test)})
-            ok = test.succeeded
-            details.setdefault(t, {})["test"] = {"kind": "save", "success": ok,
-                                                 "degree": test.degree.label}
-            if not ok:
-                takes[t] = (False, False)
-            elif idiom.save_on_success == "half":
-                takes[t] = (False, True)
-                log.note("S1", f"{t} saves: {idiom.name} deals half damage on a success")
-            else:
-                log.note("S1", f"{t} saves: {idiom.name} has no effect on it")
+            effect = _save_outcome(idiom, t, test.degree, log)
+            details.setdefault(t, {})["test"] = {
+                "kind": "save", "success": test.degree >= Degree.SUCCESS,
+                "degree": test.degree.label, "effect": effect}
+            if effect != "none":
+                takes[t] = (False, effect == "half")
         else:
             takes[t] = (False, False)
 
@@ -594,13 +713,16 @@ def resolve_cast(
 
     # Maintaining (P6).
     maintained = False
-    if idiom.maintainable and maintain and not out[caster].dead:
+    not_maintained = _not_maintained(idiom, out[caster], maintain, hands)
+    if idiom.maintainable and not_maintained is None:
         out[caster] = replace(out[caster], maintained=out[caster].maintained
                               + (Maintained(idiom.name),))
         maintained = True
         events[caster].append("starts_maintaining")
         log.note("P6", f"{idiom.name} is maintainable: {caster} maintains it (Hand cost "
                        f"{idiom.hand_cost} at the start of each of its later turns)")
+    elif not_maintained is not None:
+        log.note("P6", f"{idiom.name} is not maintained: {not_maintained}")
 
     reports: dict[str, Any] = {}
     for eid, before in originals.items():
@@ -636,6 +758,8 @@ def resolve_cast(
         "complex": idiom.complex,
         "maintainable": idiom.maintainable,
         "maintained": maintained,
+        "not_maintained": not_maintained,
+        "hands_free": None if hands is None else hands.free,
         "save_dc": save_dc,
         "tests": tests,
         "amount": amount_dict,
@@ -661,8 +785,11 @@ def resolve_cast_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
     inline, ``caster``, ``idiom`` (a name of the catalog: inline ``idioms``
     or the default), ``upcast``, ``overclock``, ``adjectives``, ``targets``,
     ``modifiers`` (attack roll), ``amount_modifiers``, ``conditions``
-    (inline catalog or the default), ``rolls``. An idiom missing from the
-    catalog is refused with F1 (exit 4)."""
+    (inline catalog or the default), ``nonlethal`` (allowed whoever casts:
+    the GM's call, H5 rev. 2), ``rolls``. An idiom missing from the catalog
+    is refused with F1 (exit 4). Hand points are read from the state as at
+    the start of a turn (:func:`one_off_hands_free`; P5, P6 rev. 2); action
+    points are not checked."""
     from linguo_cli.damage import state_entities
 
     catalog = idioms_.catalog_from_request(request.get("idioms"))
@@ -675,8 +802,10 @@ def resolve_cast_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
                                f"({catalog.name}); known: "
                                f"{', '.join(i.name for i in catalog.idioms) or 'none'}",
                          {"idiom": name})
+    caster = str(request["caster"])
+    free = one_off_hands_free(entities, caster, catalog) if caster in entities else None
     new, result = resolve_cast(
-        entities, caster=str(request["caster"]), idiom=idiom,
+        entities, caster=caster, idiom=idiom, hands_free=free,
         upcast=int(request.get("upcast", 0)), overclock=bool(request.get("overclock")),
         adjectives=list(request.get("adjectives") or ()),
         targets=list(request.get("targets") or ()),

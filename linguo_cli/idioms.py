@@ -27,6 +27,11 @@ from linguo_cli import dice as dice_mod
 from linguo_cli import ticks
 from linguo_cli.dice import DiceExpression, DiceTerm
 from linguo_cli.errors import Diagnostic, InputError, LinguoError
+from linguo_cli.model import Degree
+
+#: What a save changes for one target (S1): ``none`` no effect, ``half``
+#: half the damage (rounded down), ``full`` the whole effect.
+SAVE_EFFECTS = ("none", "half", "full")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +49,21 @@ class Adjective:
 class Amount:
     """The damage or healing of an idiom: its ``tick`` (T1/T2), base ``dice``
     (``None`` only for the Complete healing tick) and ``damage_type``
-    (damage only)."""
+    (damage only). ``ability`` is the ability the entry names to multiply by
+    the tick (``None``: not named, i.e. Potential for damage, Cohesion for
+    healing); any other is refused when cast (T4, T7)."""
 
     tick: ticks.Tick
     dice: DiceExpression | None
     damage_type: str | None = None
+    ability: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"tick": self.tick.name}
         if self.damage_type is not None:
             out["type"] = self.damage_type
+        if self.ability is not None:
+            out["ability"] = self.ability
         if self.dice is not None:
             out["dice"] = self.dice.text()
         return out
@@ -69,9 +79,12 @@ class Idiom:
     Effect: ``test`` is ``"attack"`` (attack roll with the caster's
     ``attack_ability`` modifier against one target's AC), ``"save"`` (each
     target saves with ``save_ability`` against the idiom save DC, S3;
-    ``save_on_success`` ``"none"`` cancels, ``"half"`` halves the damage) or
-    ``None``; ``damage``/``healing`` an :class:`Amount`; ``check_bonus_to``
-    names the kind of ability check that gets ``check_bonus`` (plus
+    ``save_on_success`` ``"none"`` cancels, ``"half"`` halves the damage on
+    success and critical success, S1; ``save_by_degree``, when not empty,
+    gives the effect of each of the six degrees instead, worst first, in
+    the order of :class:`~linguo_cli.model.Degree`) or ``None``;
+    ``damage``/``healing`` an :class:`Amount`; ``check_bonus_to`` names
+    the kind of ability check that gets ``check_bonus`` (plus
     ``upcast_check_bonus`` per upcast point). ``upcast_dice`` is added to the
     damage or healing dice per upcast point.
     """
@@ -89,6 +102,7 @@ class Idiom:
     attack_ability: str = "potential"
     save_ability: str | None = None
     save_on_success: str = "none"
+    save_by_degree: tuple[str, ...] = ()
     damage: Amount | None = None
     healing: Amount | None = None
     check_bonus_to: str | None = None
@@ -130,6 +144,15 @@ class Idiom:
             return amount.dice
         return add_dice(amount.dice, self.upcast_dice, upcast)
 
+    def save_effect(self, degree: Degree) -> str:
+        """What a target's save of ``degree`` (after D5) leaves of the effect
+        (S1 rev. 2): ``none``, ``half`` or ``full``. With ``save_by_degree``
+        its entry for the degree; otherwise ``save_on_success`` at success and
+        critical success, ``full`` at every other degree."""
+        if self.save_by_degree:
+            return self.save_by_degree[int(degree)]
+        return self.save_on_success if degree >= Degree.SUCCESS else "full"
+
     def check_bonus_at(self, upcast: int) -> int:
         """The check bonus with ``upcast`` extra Flux points (F3)."""
         return self.check_bonus + self.upcast_check_bonus * max(upcast, 0)
@@ -155,7 +178,13 @@ class Idiom:
         if self.test == "attack":
             effect["attack"] = {"ability": self.attack_ability}
         elif self.test == "save":
-            effect["save"] = {"ability": self.save_ability, "on_success": self.save_on_success}
+            save: dict[str, Any] = {"ability": self.save_ability}
+            if self.save_by_degree:
+                save["by_degree"] = {d.label: self.save_by_degree[int(d)] for d in
+                                     sorted(Degree, reverse=True)}
+            else:
+                save["on_success"] = self.save_on_success
+            effect["save"] = save
         if self.damage:
             effect["damage"] = self.damage.as_dict()
         if self.healing:
@@ -274,7 +303,7 @@ def _idiom_from(raw: Mapping[str, Any], where: list[Any], problems: list[tuple[l
             return None
         if not tick.has_range and expr is not None:
             bad(["effect", kind, "dice"], f"the {tick.title} tick takes no dice")
-        return Amount(tick, expr, part.get("type"))
+        return Amount(tick, expr, part.get("type"), part.get("ability"))
 
     damage = amount("damage")
     healing = amount("healing")
@@ -309,6 +338,7 @@ def _idiom_from(raw: Mapping[str, Any], where: list[Any], problems: list[tuple[l
         test=test,
         attack_ability=(effect.get("attack") or {}).get("ability", "potential"),
         save_ability=save.get("ability"), save_on_success=save.get("on_success", "none"),
+        save_by_degree=_by_degree(save.get("by_degree")),
         damage=damage, healing=healing,
         check_bonus_to=None if check is None else check["applies_to"],
         check_bonus=0 if check is None else check.get("value", 0),
@@ -317,6 +347,15 @@ def _idiom_from(raw: Mapping[str, Any], where: list[Any], problems: list[tuple[l
         description=raw.get("description", ""), effect_text=effect.get("description", ""),
         sample=raw.get("sample", False),
     )
+
+
+def _by_degree(table: Mapping[str, str] | None) -> tuple[str, ...]:
+    """A save's ``by_degree`` table (S1 rev. 2; the schema requires all six
+    degrees) as a tuple indexed by :class:`Degree` (worst first); ``()``
+    when absent."""
+    if not table:
+        return ()
+    return tuple(table[d.label] for d in Degree)
 
 
 def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,

@@ -369,6 +369,12 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
     console.print(line)
     for a in r.get("adjectives") or []:
         console.print(f"Adjective {escape(a['name'])}: {escape(a['effect'])} (not enforced)")
+    if r.get("hands_free") is not None:
+        console.print(f"Hand points: {r['hands_free']} free, the cast takes {r['hand_cost']}")
+    if r.get("maintained"):
+        console.print(f"maintained (Hand cost {r['hand_cost']} at the start of each later turn)")
+    elif r.get("not_maintained"):
+        console.print(f"[yellow]not maintained:[/yellow] {escape(r['not_maintained'])}")
     if r.get("save_dc") is not None:
         console.print(f"save DC {r['save_dc']}")
     for t in r.get("tests") or []:
@@ -381,8 +387,11 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
         verdict = degree_markup(t["degree"])
         if t["kind"] == "attack":
             verdict += "  HIT" if t.get("hit") else "  MISS"
-        elif t.get("success") is not None:  # D1/S1 rev. 2: the degree's outcome
-            verdict += "  SAVES" if t["success"] else "  FAILS"
+        elif t["kind"] == "save":
+            effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
+                "effect")
+            verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
+                f" ({effect} effect)" if effect else "")
         console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
     amount = r.get("amount")
     if amount:
