@@ -445,17 +445,16 @@ def check_hands(caster: Entity, idiom: idioms_.Idiom, free: int) -> HandCheck:
 def check_amount_ability(idiom: idioms_.Idiom) -> None:
     """T4 rev. 2: only Potential is multiplied by a damage tick, only
     Cohesion by a healing tick (T7). An idiom whose damage or healing names
-    another ability to multiply raises :class:`RulesError` ``T4`` (exit 4)."""
+    another ability to multiply raises :class:`RulesError` ``T4`` (exit 4),
+    through the one check of :func:`abilities.check_multiplied`."""
+    from linguo_cli import abilities
+
     amount = idiom.amount
     if amount is None or amount.ability is None:
         return
-    allowed = "cohesion" if idiom.healing is not None else "potential"
-    if amount.ability != allowed:
-        what = "healing" if idiom.healing is not None else "damage"
-        raise RulesError("T4", f"{idiom.name}: only {allowed.title()} is multiplied by a {what} "
-                               f"tick, not {amount.ability}; give another ability's bonus as a "
-                               "flat modifier with its own label",
-                         {"idiom": idiom.name, "ability": amount.ability, "allowed": allowed})
+    what = "healing" if idiom.healing is not None else "damage"
+    abilities.check_multiplied(amount.ability, healing=idiom.healing is not None,
+                               field=f"{idiom.name}: {what}.ability")
 
 
 def one_off_hands_free(entities: Mapping[str, Entity], caster: str,

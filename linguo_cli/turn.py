@@ -894,13 +894,12 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         why = "complex idiom" if idiom.complex else "casting an idiom"
     e = engine.spend_ap(e, ap, f"casting {idiom.name} ({why})")
     hands = idiom.hand_cost
-    if hands:
-        free = hands_free(e, engine.costs(e))
-        if hands > free:
-            raise engine.illegal("P5", f"casting {idiom.name} needs {hands} Hand point(s), "
-                                       f"{eid} has {free} free", needed=hands, left=free)
-        if not idiom.maintainable:
-            e = engine.spend_hands(e, hands, f"casting {idiom.name}")
+    free = hands_free(e, engine.costs(e))
+    if hands > free:
+        raise engine.illegal("P5", f"casting {idiom.name} needs {hands} Hand point(s), "
+                                   f"{eid} has {free} free", needed=hands, left=free)
+    if hands and not idiom.maintainable:  # back at the next start of turn (P5)
+        e = engine.spend_hands(e, hands, f"casting {idiom.name}")
     engine.put(e)
     modifiers = requests_.modifiers_from(st.get("modifiers"))
     kwargs: dict[str, Any] = {
@@ -916,9 +915,13 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         engine.log.extend(plan.steps)
         e = replace(e, flux=plan.flux_after)
         events = ["casts"]
-        if idiom.maintainable:
+        check = flux_.check_hands(e, idiom, free)  # P6: maintained only with Hand points left
+        engine.log.extend(check.steps)
+        if check.maintaining:
             e = replace(e, maintained=e.maintained + (Maintained(idiom.name),))
             events.append("starts_maintaining")
+        elif hands:
+            e = engine.spend_hands(e, hands, f"casting {idiom.name}")
         if plan.overclocked:
             e, cons = flux_.apply_overclock(e, plan.missing, catalog=engine.catalog,
                                             source=f"overclocking {idiom.name}")
@@ -935,7 +938,7 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         advantage=bool(st.get("advantage")), disadvantage=bool(st.get("disadvantage")),
         partial_success_hits=bool(st.get("partial_success_hits")),
         nonlethal=bool(st.get("nonlethal")), dice=engine.dice, conditions=engine.catalog,
-        **kwargs)
+        hands_free=free, **kwargs)
     engine.log.extend([Step(x["rule"], x["text"]) for x in result.get("explanation", [])])
     events = []
     for tid, rep in (result.get("entities") or {}).items():
@@ -943,6 +946,11 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         events.extend(ev if tid == eid else f"{tid}:{ev}" for ev in rep.get("events", []))
     for tid, ent in new.items():
         engine.entities[tid] = ent
+    if hands and idiom.maintainable and not result.get("maintained") \
+            and not engine.entities[eid].dead:
+        # not maintained (P6): the cast's own Hand points are spent until the next turn;
+        # a maintained idiom holds them instead (charged again at each later start, P6)
+        engine.put(engine.spend_hands(engine.entities[eid], hands, f"casting {idiom.name}"))
     cast = {k: v for k, v in result.items() if k not in ("rules", "explanation", "state")}
     out.update(cast=cast, events=events)
     return out
