@@ -920,7 +920,7 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         if check.maintaining:
             e = replace(e, maintained=e.maintained + (Maintained(idiom.name),))
             events.append("starts_maintaining")
-        elif hands:
+        elif hands and idiom.maintainable:  # not maintained: spent like any cast's (P5)
             e = engine.spend_hands(e, hands, f"casting {idiom.name}")
         if plan.overclocked:
             e, cons = flux_.apply_overclock(e, plan.missing, catalog=engine.catalog,
