@@ -403,3 +403,84 @@ def test_consistent_edges_are_accepted() -> None:
     state_io.validate(doc, "state")
     assert len(state_io.entities_of(doc)) == 8
 
+
+
+# ---------------------------------------------------------------------------
+# What linguo writes is consistent: a state V1 accepts stays acceptable after
+# any damage, healing, temporary HP, death save or cast, overclocked or not
+# (or the next command that reads the written file would refuse it).
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from linguo_cli import requests  # noqa: E402
+from linguo_cli.errors import RulesError  # noqa: E402
+
+_DYING = [{"name": "Dying", "source": "dying"}, {"name": "Unconscious", "source": "dying"}]
+
+
+@st.composite
+def consistent_entity(draw: st.DrawFn, eid: str) -> dict[str, object]:
+    """An entity V1 accepts, in one of the states the rules allow."""
+    kind = draw(st.sampled_from(["player", "enemy"]))
+    max_hp = draw(st.integers(1, 30))
+    e: dict[str, object] = {"id": eid, "kind": kind, "max_hp": max_hp,
+                            "temp_hp": draw(st.integers(0, 8)), "flux": draw(st.integers(0, 10)),
+                            "idioms": ["Hurl - Fire", "Mend - Flesh"],
+                            "abilities": {"potential": 1, "cohesion": 1}}
+    status = draw(st.sampled_from(
+        ["alive", "alive", "stable", "dead"] + (["dying", "dying"] if kind == "player" else [])))
+    if status == "alive":
+        e.update(hp=draw(st.integers(1, max_hp)), exhaustion=draw(st.integers(0, 5)))
+    elif status == "dying":
+        e.update(hp=0, conditions=_DYING, death_saves={
+            "successes": draw(st.integers(0, 2)), "failures": draw(st.integers(0, 2))})
+    elif status == "stable":
+        source = draw(st.sampled_from(["dying", "nonlethal"]))
+        e.update(hp=0, conditions=[{"name": "Unconscious", "source": source},
+                                   {"name": "Stable", "source": source}])
+    else:
+        e.update(hp=0, dead=True, death={"cause": "zero_hp"})
+    return e
+
+
+def _operation(draw: st.DrawFn) -> dict[str, object]:
+    target = draw(st.sampled_from(["a", "b"]))
+    op = draw(st.sampled_from(["damage", "damage", "heal", "temp_hp", "death_save", "cast"]))
+    if op == "cast":
+        return {"kind": "cast", "caster": "b" if target == "a" else "a", "targets": [target],
+                "idiom": draw(st.sampled_from(["Hurl - Fire", "Mend - Flesh"])),
+                "overclock": draw(st.booleans())}
+    if op == "damage":
+        return {"kind": "damage", "tick": draw(st.sampled_from(["low", "strong"])),
+                "dice": "2d6", "targets": [target], "nonlethal": draw(st.booleans()),
+                "critical": draw(st.booleans())}
+    if op == "heal":
+        return {"kind": "heal", "tick": "low", "dice": "2d6", "targets": [target]}
+    if op == "temp_hp":
+        return {"kind": "temp_hp", "targets": [target], "amount": draw(st.integers(0, 9))}
+    return {"kind": "death_save", "entity": target}
+
+
+@st.composite
+def operations(draw: st.DrawFn) -> list[dict[str, object]]:
+    return [_operation(draw) for _ in range(draw(st.integers(1, 6)))]
+
+
+@given(a=consistent_entity("a"), b=consistent_entity("b"), ops=operations(),
+       seed=st.integers(0, 2**32))
+def test_what_linguo_writes_stays_consistent(a: dict[str, object], b: dict[str, object],
+                                             ops: list[dict[str, object]], seed: int) -> None:
+    state: dict[str, object] = {"entities": [a, b]}
+    state_io.validate(state_io.Document("state", state), "state")
+    for n, op in enumerate(ops):
+        if op["kind"] == "damage" and op["tick"] == "strong":
+            op = {**op, "dice": "4d6"}
+        request = {**op, "state": state, "seed": seed + n}
+        state_io.validate(state_io.Document("request", request), "request")
+        try:
+            result = requests.resolve(request)
+        except RulesError:
+            continue  # e.g. a death save by an entity that is not Dying
+        state = {"entities": result["state"]["entities"]}
+        state_io.validate(state_io.Document("state", state), "state")  # V1 holds
