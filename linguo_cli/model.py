@@ -264,3 +264,63 @@ class Entity:
             if k.casefold() == noun.casefold():
                 return v
         return 0
+
+
+# ---------------------------------------------------------------------------
+# Consistent states (rule V1)
+
+#: Death-save count that ends the saves: three failures kill, three successes
+#: stabilise (H6).
+DEATH_SAVE_COUNT = 3
+#: Exhaustion tiers that are death (F5).
+EXHAUSTION_DEATH = 6
+
+
+def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
+    """Rule V1: every fact of entity ``e`` that contradicts the rules, as
+    ``(field path inside the entity, message)`` pairs, in field order; empty
+    for a consistent entity. Pure: no rule is applied.
+
+    Checked: HP in ``0..max_hp``, Flux in ``0..flux_max``, temporary HP at
+    least 0 (H1, F1); a dead entity above 0 HP (H4, H5, H7); Dying or Stable
+    above 0 HP (H5, H8); an entity whose ``at_zero_hp`` is ``dies`` at 0 HP
+    that is neither dead nor knocked out (Unconscious and Stable, whatever
+    their source; H5); three death-save failures on an entity that is not
+    dead, three successes on one still Dying (H6); 6 or more Exhaustion tiers
+    on a living entity (F5). Each message cites V1 and the rule it breaks.
+    """
+    out: list[tuple[tuple[Any, ...], str]] = []
+    if e.hp > e.max_hp:
+        out.append((("hp",), f"hp {e.hp} is above max_hp {e.max_hp} (H3, V1)"))
+    if e.hp < 0:
+        out.append((("hp",), f"hp {e.hp} is below 0 (H1, V1)"))
+    if e.dead and e.hp > 0:
+        out.append((("hp",), f"hp {e.hp} on a dead entity: death leaves 0 HP "
+                             "(H4, H5, H7, V1)"))
+    if not e.dead and e.hp == 0 and e.at_zero_hp == "dies" \
+            and not (e.has("Unconscious") and e.has("Stable")):
+        out.append((("hp",), "0 HP on a living entity whose at_zero_hp is dies: it is dead "
+                             "(dead: true) or knocked out (Unconscious and Stable) (H5, V1)"))
+    if e.temp_hp < 0:
+        out.append((("temp_hp",), f"temp_hp {e.temp_hp} is below 0 (H1, V1)"))
+    for j, c in enumerate(e.conditions):
+        if c.name in ("Dying", "Stable") and e.hp > 0:
+            out.append((("conditions", j, "name"),
+                        f"{c.name} at {e.hp} HP: only an entity at 0 HP can be {c.name} "
+                        "(H5, H8, V1)"))
+    if e.death_successes >= DEATH_SAVE_COUNT and e.has("Dying"):
+        out.append((("death_saves", "successes"),
+                    f"{e.death_successes} death-save successes on an entity still Dying: "
+                    "three make it Stable (H6, V1)"))
+    if e.death_failures >= DEATH_SAVE_COUNT and not e.dead:
+        out.append((("death_saves", "failures"),
+                    f"{e.death_failures} death-save failures on an entity that is not dead: "
+                    "three kill it (H6, V1)"))
+    if e.exhaustion >= EXHAUSTION_DEATH and not e.dead:
+        out.append((("exhaustion",), f"{e.exhaustion} Exhaustion tiers on a living entity: "
+                                     f"{EXHAUSTION_DEATH} or more is death (F5, V1)"))
+    if e.flux > e.flux_max:
+        out.append((("flux",), f"flux {e.flux} is above flux_max {e.flux_max} (F1, V1)"))
+    if e.flux < 0:
+        out.append((("flux",), f"flux {e.flux} is below 0 (F1, V1)"))
+    return out

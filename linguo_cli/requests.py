@@ -122,8 +122,14 @@ def noun_check_idiom(noun: str, idioms: list[str]) -> str | None:
 def ability_modifier(entity: Mapping[str, Any], ability: str) -> tuple[int, Step] | None:
     """The entity's modifier for ``ability`` and the D6 step that found it,
     from ``abilities`` (modifiers) or else ``ability_scores``; ``None`` if it
-    has neither."""
+    has neither. Raises :class:`InputError` when it has both for ``ability``
+    (D6 takes one or the other)."""
     mods = entity.get("abilities") or {}
+    if ability in mods and ability in (entity.get("ability_scores") or {}):
+        raise InputError(Diagnostic(
+            "request", f"entity.ability_scores.{ability}",
+            f"{ability} is given both as a modifier (abilities.{ability}) and as a score: "
+            "give one or the other (D6)"))
     if ability in mods:
         value = int(mods[ability])
         return value, Step("D6", f"{ability} modifier {value:+d} given")

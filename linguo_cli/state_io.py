@@ -1073,10 +1073,17 @@ def validate(doc: Document, schema: str) -> None:
     """Raise :class:`InputError` with every error of ``doc`` (exit 3): schema
     errors first; when there are none, the semantic checks of states (see
     :func:`entities_of`) for a ``state`` document and for a request carrying
-    its state inline, so they run before any rule does."""
+    its state inline (rule V1), and an ability given both as a modifier and
+    as a score in a test's ``entity`` (D6), so they run before any rule
+    does."""
     diags = schema_errors(doc, schema)
     if diags:
         raise InputError(diags)
+    if isinstance(doc.data, Mapping) and isinstance(doc.data.get("entity"), Mapping):
+        twice = [(["entity", *where], message)
+                 for where, message in duplicate_abilities(doc.data["entity"])]
+        if twice:  # a d20 test's entity: D6 takes a modifier or a score, not both
+            raise InputError([Diagnostic(doc.place(p), field_path(p), m) for p, m in twice])
     if schema == "state":
         entities_of(doc)
     elif isinstance(doc.data, Mapping) and isinstance(doc.data.get("state"), Mapping) \
@@ -1167,13 +1174,21 @@ def entities_of(doc: Document, base: Sequence[Any] = ()) -> dict[str, Any]:
     ``base`` inside it, e.g. ``["state"]`` of a request) as
     :class:`~linguo_cli.model.Entity` values by id, in file order.
 
-    Raises :class:`InputError` with every semantic error, each with its place:
-    duplicate ids, ``hp`` above ``max_hp``, ``flux`` above ``flux_max``,
-    ``movement_max`` or ``movement`` above 100,000 m, and a ``maintained`` idiom missing
-    from the entity's ``idioms`` (checked when it lists at least one idiom:
-    states written without ``idioms`` leave what an entity knows open).
+    This is the one semantic check of states: every command that reads a
+    state (a state file, ``--state``, a request's inline ``state``) comes
+    through here, through :func:`validate`, before any rule runs. Raises
+    :class:`InputError` (exit 3) with every semantic error at once, each with
+    its place (at most :data:`MAX_DIAGNOSTICS`, then a count): duplicate ids;
+    the contradictions of rule V1 (see
+    :func:`~linguo_cli.model.contradictions`: HP, Flux, temporary HP out of
+    bounds, impossible death-save counts, Dying/Stable above 0 HP, a living
+    ``dies`` entity at 0 HP not knocked out, 6+ Exhaustion tiers alive, a dead
+    entity above 0 HP); ``movement_max`` or ``movement`` above 100,000 m; and
+    a ``maintained`` idiom missing from the entity's ``idioms`` (checked when
+    it lists at least one idiom: states written without ``idioms`` leave what
+    an entity knows open).
     """
-    from linguo_cli.model import MAX_METRES, Entity
+    from linguo_cli.model import Entity
 
     out: dict[str, Entity] = {}
     diags: list[Diagnostic] = []
@@ -1181,40 +1196,65 @@ def entities_of(doc: Document, base: Sequence[Any] = ()) -> dict[str, Any]:
     for i, raw in enumerate(state["entities"]):
         e = Entity.from_dict(to_plain(raw))
         at = [*base, "entities", i]
-
-        def problem(name: str, message: str, *more: Any, at: list[Any] = at) -> None:
-            p = at + [name, *more]
+        for where, message in _entity_problems(e, raw, known_ids=out):
+            p = at + list(where)
             diags.append(Diagnostic(doc.place(p), field_path(p), message))
-
-        if e.id in out:
-            problem("id", f"duplicate entity id {e.id!r}")
-        if e.hp > e.max_hp:
-            problem("hp", f"hp {e.hp} is above max_hp {e.max_hp}")
-        if e.dead and e.hp > 0:
-            problem("hp", f"hp {e.hp} on a dead entity: death leaves 0 HP (H4, H5, H7)")
-        for j, c in enumerate(e.conditions):
-            if c.name in ("Dying", "Stable") and e.hp > 0:
-                problem("conditions", f"{c.name} at {e.hp} HP: only an entity at 0 HP can be "
-                                      f"{c.name} (H5, H8)", j, "name")
-        if e.flux > e.flux_max:
-            problem("flux", f"flux {e.flux} is above flux_max {e.flux_max}")
-        # (movement may exceed movement_max: a catalog's movement factor above 1
-        # raises it for the turn, C2; fraction strings are bounded here)
-        for name in ("movement_max", "movement"):
-            if getattr(e, name) > MAX_METRES:
-                problem(name, f"{name} {_metres(getattr(e, name))} is above "
-                              f"{_metres(MAX_METRES)} m")
-        if e.idioms:  # an entity listing no idiom leaves its knowledge open
-            known = {name.casefold() for name in e.idioms}
-            for j, m in enumerate(e.maintained):
-                if m.idiom.casefold() not in known:
-                    problem("maintained", f"maintains {m.idiom!r}, an idiom {e.id} does not "
-                                          f"know (its idioms: {', '.join(e.idioms) or 'none'})",
-                            j, "idiom")
         out[e.id] = e
     if diags:
-        raise InputError(diags)
+        raise InputError(capped(diags, doc.name))
     return out
+
+
+def _entity_problems(e: Any, raw: Any, known_ids: Mapping[str, Any]
+                     ) -> list[tuple[tuple[Any, ...], str]]:
+    """Semantic problems of one state entity ``e`` (read from ``raw``) as
+    ``(path inside the entity, message)`` pairs, in field order."""
+    from linguo_cli.model import MAX_METRES, contradictions
+
+    found: list[tuple[tuple[Any, ...], str]] = []
+    if e.id in known_ids:
+        found.append((("id",), f"duplicate entity id {e.id!r}"))
+    found += duplicate_abilities(raw)
+    found += contradictions(e)  # V1
+    # (movement may exceed movement_max: a catalog's movement factor above 1
+    # raises it for the turn, C2; fraction strings are bounded here)
+    for name in ("movement_max", "movement"):
+        if getattr(e, name) > MAX_METRES:
+            found.append(((name,), f"{name} {_metres(getattr(e, name))} is above "
+                                   f"{_metres(MAX_METRES)} m"))
+    if e.idioms:  # an entity listing no idiom leaves its knowledge open
+        known = {name.casefold() for name in e.idioms}
+        for j, m in enumerate(e.maintained):
+            if m.idiom.casefold() not in known:
+                found.append((("maintained", j, "idiom"),
+                              f"maintains {m.idiom!r}, an idiom {e.id} does not know "
+                              f"(its idioms: {', '.join(e.idioms) or 'none'})"))
+    return found
+
+
+def duplicate_abilities(entity: Any) -> list[tuple[tuple[Any, ...], str]]:
+    """An ability given both as a modifier (``abilities``) and as a score
+    (``ability_scores``) in one entity mapping: one ``(path, message)`` pair
+    per such ability, the path at its score. Rule D6 takes one or the other;
+    both at once are invalid input (exit 3), whatever their values."""
+    if not isinstance(entity, Mapping):
+        return []
+    mods, scores = entity.get("abilities"), entity.get("ability_scores")
+    if not isinstance(mods, Mapping) or not isinstance(scores, Mapping):
+        return []
+    return [(("ability_scores", name),
+             f"{name} is given both as a modifier (abilities.{name}) and as a score: "
+             "give one or the other (D6)")
+            for name in scores if name in mods]
+
+
+def capped(diags: list[Diagnostic], name: str) -> list[Diagnostic]:
+    """``diags`` cut to :data:`MAX_DIAGNOSTICS`, with a last one counting the
+    rest (placed at ``name``, the document)."""
+    if len(diags) <= MAX_DIAGNOSTICS:
+        return diags
+    rest = len(diags) - MAX_DIAGNOSTICS
+    return [*diags[:MAX_DIAGNOSTICS], Diagnostic(name, "", f"{rest} more errors not shown")]
 
 
 def _metres(value: Any) -> str:

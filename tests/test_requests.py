@@ -111,10 +111,16 @@ def test_ability_modifier_from_score(score: int, modifier: int) -> None:
     assert str(score) in step.text and "floor" in step.text
 
 
-def test_ability_modifier_prefers_a_given_modifier_over_a_score() -> None:
+def test_ability_modifier_refuses_a_modifier_and_a_score_for_one_ability() -> None:
+    # issue 12: both were accepted silently (the modifier won); D6 takes one.
+    with pytest.raises(InputError) as info:
+        requests.ability_modifier(
+            {"abilities": {"strength": 1}, "ability_scores": {"strength": 18}}, "strength")
+    assert info.value.diagnostics[0].field == "entity.ability_scores.strength"
+    # another ability given each way is fine
     found = requests.ability_modifier(
-        {"abilities": {"strength": 1}, "ability_scores": {"strength": 18}}, "strength")
-    assert found is not None and found[0] == 1
+        {"abilities": {"strength": 1}, "ability_scores": {"cohesion": 18}}, "cohesion")
+    assert found is not None and found[0] == 4
 
 
 def test_ability_modifier_absent() -> None:

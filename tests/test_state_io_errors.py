@@ -232,3 +232,52 @@ def test_check_ability_the_entity_lacks_names_the_field(tmp_path: Path) -> None:
                  "rolls: [12]\n")
     run = resolve_fails(path)
     assert "ability" in run.stderr and "strength" in run.stderr
+
+
+# ---------------------------------------------------------------------------
+# One ability given twice (issue 12): a modifier and a score are refused (D6)
+
+
+@pytest.mark.parametrize("kind,extra", [("check", "dc: 12\n"), ("attack", "ac: 12\n"),
+                                        ("save", "dc: 12\n")])
+def test_ability_given_as_modifier_and_score_is_refused(tmp_path: Path, kind: str,
+                                                        extra: str) -> None:
+    path = write(tmp_path, "both.yaml",
+                 f"kind: {kind}\n{extra}ability: strength\nentity:\n"
+                 "  abilities: {strength: 1}\n"
+                 "  ability_scores:\n"
+                 "    strength: 18\n"
+                 "rolls: [12]\n")
+    run = resolve_fails(path)
+    assert f"{path}:7:15: entity.ability_scores.strength: " in run.stderr
+    assert "D6" in run.stderr
+    assert diagnostics(path) == [(f"{path}:7:15", "entity.ability_scores.strength")]
+
+
+def test_ability_given_twice_is_refused_even_when_not_used(tmp_path: Path) -> None:
+    # the test reads cohesion, but strength is given both ways: the entity is invalid
+    path = write(tmp_path, "both.json",
+                 '{"kind": "check", "dc": 12, "ability": "cohesion", "rolls": [12],\n'
+                 ' "entity": {"abilities": {"strength": 1, "cohesion": 2},\n'
+                 '            "ability_scores": {"strength": 1}}}\n')
+    assert diagnostics(path) == [(f"{path}:3:44", "entity.ability_scores.strength")]
+
+
+def test_different_abilities_as_modifier_and_score_are_accepted(tmp_path: Path) -> None:
+    path = write(tmp_path, "mixed.yaml",
+                 "kind: check\ndc: 12\nability: strength\nentity:\n"
+                 "  abilities: {cohesion: 1}\n  ability_scores: {strength: 14}\nrolls: [10]\n")
+    run = run_cli("resolve", str(path), "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["total"] == 12  # 10 + floor((14 - 10) / 2)
+
+
+def test_state_entity_takes_no_ability_scores(tmp_path: Path) -> None:
+    """A state entity gives modifiers only (``abilities``): ``ability_scores``
+    there, alone or beside ``abilities``, is an unknown field, with its place."""
+    state = write(tmp_path, "state.yaml",
+                  "entities:\n  - id: a\n    kind: player\n    hp: 5\n    max_hp: 5\n"
+                  "    abilities: {strength: 1}\n    ability_scores: {strength: 12}\n")
+    run = run_cli("temp-hp", str(state), "--target", "a", "--amount", "1", "--in-place")
+    assert run.exit_code == 3
+    assert f"{state}:7:5: entities[0].ability_scores: unknown field" in run.stderr
