@@ -241,6 +241,7 @@ def fix_state(state: Any) -> Any:
             e["hp"] = min(e["hp"], e["max_hp"])
         if e.get("dead"):
             e["hp"] = 0
+        _fix_v1(e)
         if e.get("hp") and isinstance(e.get("conditions"), list):
             e["conditions"] = [c for c in e["conditions"]
                                if not (isinstance(c, dict) and c.get("name") in ("Dying",
@@ -254,6 +255,27 @@ def fix_state(state: Any) -> Any:
                 list(e["idioms"]) + [m["idiom"] for m in e["maintained"]
                                      if isinstance(m, dict) and "idiom" in m]))[:1000]
     return state
+
+
+def _fix_v1(e: dict[str, Any]) -> None:
+    """The V1 fix-ups (rulings rev. 2) a generated entity needs to be a state
+    the rules allow: a living entity that would die at 0 HP gets 1 HP, death
+    saves and Exhaustion tiers stay below what kills or stabilises."""
+    if e.get("dead"):
+        return
+    dies = e.get("at_zero_hp", "dying" if e.get("kind") == "player" else "dies") == "dies"
+    names = {c.get("name") for c in e.get("conditions") or () if isinstance(c, dict)}
+    if dies and e.get("hp") == 0 and not {"Unconscious", "Stable"} <= names \
+            and _number(e.get("max_hp")) and e["max_hp"] >= 1:
+        e["hp"] = 1
+    saves = e.get("death_saves")
+    if isinstance(saves, dict):
+        if _number(saves.get("failures")) and saves["failures"] >= 3:
+            saves["failures"] = 2
+        if _number(saves.get("successes")) and saves["successes"] >= 3 and "Dying" in names:
+            saves["successes"] = 2
+    if _number(e.get("exhaustion")) and e["exhaustion"] >= 6:
+        e["exhaustion"] = 5
 
 
 def _number(value: Any) -> bool:
