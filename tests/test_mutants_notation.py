@@ -182,7 +182,7 @@ def test_accepted_forms(text: str, terms: tuple[tuple[int, int, int, tuple[str, 
     ("", 1),            # nothing
     ("   ", 4),         # only spaces
     ("d", 1),           # no sides
-    ("2d", 1),          # no sides
+    ("2d", 2),          # no sides
     ("1dd4", 2),
     ("1d4kh", 4),       # keep without its count
     ("1d4k1", 4),       # k without h/l
