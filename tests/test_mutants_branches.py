@@ -197,7 +197,7 @@ def test_a_damage_death_ends_dying_stable_and_unconscious_from_dying() -> None:
 # C2: advantage and disadvantage on saves from the target's conditions
 
 
-_FROST_STATE = {"entities": [
+_FROST_STATE: dict[str, Any] = {"entities": [
     {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20, "abilities": {"potential": 0},
      "idioms": ["Burst - Frost"]},
     {"id": "gob", "kind": "enemy", "hp": 30, "max_hp": 30, "abilities": {"signature": 0},
@@ -258,7 +258,7 @@ def test_a_condition_giving_advantage_on_attacks_only_does_not_touch_saves() -> 
 # Request-level modifiers of a cast
 
 
-_HURL_STATE = {"entities": [
+_HURL_STATE: dict[str, Any] = {"entities": [
     {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20, "abilities": {"potential": 2},
      "idioms": ["Hurl - Fire"]},
     {"id": "gob", "kind": "enemy", "hp": 30, "max_hp": 30, "ac": 17}]}
@@ -370,7 +370,7 @@ def test_a_healing_tick_name_is_not_a_damage_tick() -> None:
 # The result state keeps the input state's other top-level keys
 
 
-_EXTRA = {"description": "the bridge fight", "round": 4}
+_EXTRA: dict[str, Any] = {"description": "the bridge fight", "round": 4}
 
 
 def _with_extra(entities: list[dict[str, Any]]) -> dict[str, Any]:
@@ -382,7 +382,7 @@ def _dying() -> dict[str, Any]:
                                      {"name": "Unconscious", "source": "dying"}])
 
 
-@pytest.mark.parametrize("request_", [
+_STATE_REQUESTS: list[dict[str, Any]] = [
     {"kind": "damage", "tick": "tiny", "dice": "1d4", "targets": ["p"], "rolls": [2],
      "state": _with_extra([_player()])},
     {"kind": "heal", "tick": "tiny", "dice": "1d4", "targets": ["p"], "rolls": [2],
@@ -392,7 +392,11 @@ def _dying() -> dict[str, Any]:
     {"kind": "death_save", "entity": "p", "rolls": [12], "state": _with_extra([_dying()])},
     {"kind": "cast", "caster": "ayla", "idiom": "Hurl - Fire", "targets": ["gob"],
      "rolls": [12], "state": {**_EXTRA, **_HURL_STATE}},
-], ids=["damage", "heal", "temp_hp", "death_save", "cast"])
+]
+
+
+@pytest.mark.parametrize("request_", _STATE_REQUESTS,
+                         ids=["damage", "heal", "temp_hp", "death_save", "cast"])
 def test_result_state_keeps_other_top_level_keys(request_: dict[str, Any]) -> None:
     state = resolve(json.loads(json.dumps(request_)))["state"]
     assert state["description"] == _EXTRA["description"]

@@ -267,7 +267,10 @@ def test_aliases_edge() -> None:
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 def test_integer_digits_edge(fmt: str) -> None:
     at, past = "9" * 20, "9" * 21
-    wrap = (lambda v: '{"n": ' + v + "}") if fmt == "json" else (lambda v: "n: " + v + "\n")
+
+    def wrap(value: str) -> str:
+        return '{"n": ' + value + "}" if fmt == "json" else "n: " + value + "\n"
+
     assert _doc(wrap(at)).data["n"] == int(at)
     assert _doc(wrap("-" + at)).data["n"] == -int(at)
     _doc_refused(wrap(past), "more than 20 digits")
