@@ -415,3 +415,30 @@ def test_written_state_keeps_other_top_level_keys(tmp_path: Any) -> None:
     assert written["description"] == _EXTRA["description"] and written["round"] == 4
     assert written["entities"][0]["hp"] == 18
 
+
+
+# ---------------------------------------------------------------------------
+# Ticks without a dice range (found by the mutation runner on ticks.py)
+
+
+def test_resurrection_with_dice_conforms_no_range_applies() -> None:
+    # Resurrection takes its amount from the effect: with dice, no T3 range
+    # applies, so the roll conforms (1d4 [2]: back to life with 2 HP).
+    state = {"entities": [{"id": "gob", "kind": "enemy", "hp": 0, "max_hp": 10, "dead": True,
+                           "death": {"cause": "zero_hp"}}]}
+    result = resolve({"kind": "heal", "tick": "resurrection", "dice": "1d4", "state": state,
+                      "targets": ["gob"], "rolls": [2]})
+    assert result["conforming"] is True and result["amount"] == 2
+    assert result["entities"]["gob"]["after"]["dead"] is False
+    assert get_tick("complete", healing=True).conforms(get_tick("none").min or 0) is True
+
+
+def test_unknown_tick_messages_name_the_right_table() -> None:
+    with pytest.raises(InputError) as healing:
+        get_tick("nope", healing=True)
+    assert "unknown healing tick" in healing.value.message
+    assert "small_mending" in healing.value.message and "ultimate" not in healing.value.message
+    with pytest.raises(InputError) as damage:
+        get_tick("nope")
+    assert "unknown damage tick" in damage.value.message
+    assert "ultimate" in damage.value.message and "small_mending" not in damage.value.message
