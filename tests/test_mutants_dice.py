@@ -198,3 +198,20 @@ def test_seeded_roll_of_an_expression_uses_each_term_die() -> None:
         assert 1 <= first <= 2 and 1 <= second <= 3
         seen_second.add(second)
     assert seen_second == {1, 2, 3}
+
+
+# ---------------------------------------------------------------------------
+# Messages about scripted faces list at most 12 of them
+
+
+@pytest.mark.parametrize(("given", "shown", "more"), [(12, 12, False), (13, 12, True)])
+def test_too_few_faces_message_lists_twelve_faces_at_most(given: int, shown: int,
+                                                           more: bool) -> None:
+    faces = list(range(1, given + 1))
+    src = ScriptedDice(faces)
+    for _ in faces:
+        src.roll(20)
+    with pytest.raises(DiceError) as info:
+        src.roll(20)
+    listed = ", ".join(str(f) for f in range(1, shown + 1))
+    assert f"({listed}{', ...' if more else ''})" in info.value.message

@@ -474,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     cover = None if args.no_coverage else collect_coverage(args.fresh,
                                                            args.coverage_tests.split())
     if cover is None:
-        print("per-test coverage not available: selecting tests by TEST_MAP", flush=True)
+        print("tests selected by TEST_MAP (--no-coverage, or no coverage package)", flush=True)
     reports: list[ModuleReport] = []
     with tempfile.TemporaryDirectory(prefix="linguo-mutation-") as tmp:
         scratch = Path(tmp)
