@@ -216,7 +216,20 @@ def test_refusals_name_the_field() -> None:
 def test_non_string_notation_refused() -> None:
     with pytest.raises(InputError) as info:
         parse(4)  # type: ignore[arg-type]
-    assert info.value.code == 3 and "must be a string" in info.value.message
+    assert info.value.code == 3 and "column 1: dice notation must be a string" in (
+        info.value.message)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1d4 2", "expected '+' or '-', found '2'"),
+    ("1d4++1", "expected a term such as 2d6 or 3, found '+'"),
+    ("--1d4", "expected a term such as 2d6 or 3, found '-'"),
+    ("1d4+", "expected a term such as 2d6 or 3 at the end"),
+])
+def test_refusals_say_what_was_expected(text: str, expected: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert expected in info.value.message
 
 
 @pytest.mark.parametrize(("text", "expected", "low", "high"), [
