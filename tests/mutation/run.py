@@ -8,6 +8,7 @@ environment linguo and its test extras are installed in::
     python tests/mutation/run.py --modules ticks       # one module
     python tests/mutation/run.py --modules dice --limit 40 --sample 2
     python tests/mutation/run.py --list --modules ticks   # the mutants, no run
+    python tests/mutation/run.py --modules dice --mutants dice:153:31:Gt->GtE
 
 How it works:
 
@@ -369,6 +370,9 @@ def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]
     lines = source.splitlines()
     target = scratch / rel
     mutants = mutants_of(module, source)
+    if args.mutants:
+        wanted = set(args.mutants.split(","))
+        mutants = [m for m in mutants if m.id in wanted]
     if args.sample > 1:
         mutants = mutants[:: args.sample]
     if args.limit:
@@ -446,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modules", default=",".join(MODULES),
                         help="comma-separated names of MODULES (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--mutants", default="",
+                        help="comma-separated mutant ids: run only these")
     parser.add_argument("--limit", type=int, default=0, help="at most N mutants per module")
     parser.add_argument("--sample", type=int, default=1, help="every Nth mutant only")
     parser.add_argument("--timeout", type=float, default=0.0, help="seconds per mutant run")
