@@ -106,8 +106,9 @@ def _remove_exhaustion(entity: Entity, amount: int, steps: list[Step]) -> tuple[
     if amount == 0:
         return entity, 0
     removed = min(amount, entity.exhaustion)
-    steps.append(Step("H9", f"rest: removes up to {amount} Exhaustion tier(s) (input): "
-                            f"{entity.exhaustion} -> {entity.exhaustion - removed}"
+    steps.append(Step("H9", f"rest: removes up to {amount} Exhaustion tier(s) (input)"))
+    steps.append(Step("F5", f"Exhaustion tiers {entity.exhaustion} -> "
+                            f"{entity.exhaustion - removed}"
                       + (" (never below 0)" if amount > entity.exhaustion else "")))
     return replace(entity, exhaustion=entity.exhaustion - removed), removed
 
@@ -262,9 +263,10 @@ def resolve_rest_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
     catalog = conditions_.catalog_from_request(request.get("conditions"))
     long = bool(request.get("long", False))
     resting, skipped = _who_rests(entities, chosen, amounts)
-    steps: list[Step] = [Step("H9", (
-        f"{'long' if long else 'short'} rest outside turns: AP, movement, reaction and Hand "
-        "points are left for the next start of turn (O1)"))]
+    steps: list[Step] = [
+        Step("H9", f"{'long' if long else 'short'} rest, outside turns"),
+        Step("O1", "a rest resets nothing of a turn: AP, movement, reaction and Hand points "
+                   "are set at the next start of turn")]
     for eid, reason in skipped.items():
         steps.append(Step("H9", f"{eid} does not rest: it is {REFUSAL_TEXT[reason]}"))
     reports: list[EntityReport] = []

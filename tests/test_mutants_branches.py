@@ -1,12 +1,6 @@
 """Dropped branches (issue 13): each test here follows one branch of the
 rules that a mutation run could delete unnoticed, under rulings revision 2
 (``RULINGS.md``). Values are worked by hand in each test's comment.
-
-Where revision 2 changes the behaviour and the code does not have it yet, the
-test is written for revision 2 and marked ``xfail(strict=True)`` with the rule
-(:data:`REV2_PENDING`); the lead removes the mark when the branch that
-implements the rule is merged (a strict xfail that passes fails the suite,
-so a forgotten mark shows).
 """
 
 from __future__ import annotations
@@ -21,17 +15,6 @@ from linguo_cli.errors import InputError, RulesError
 from linguo_cli.ticks import get_tick
 
 from .conftest import run_cli
-
-
-def _pending(rule: str, what: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"rev. 2: {rule} {what} - pending the "
-                                                 f"issue-12 branch implementing {rule}")
-
-
-REV2_PENDING = {
-    "H10": _pending("H10", "(a dead entity keeps no condition)"),
-    "H5": _pending("H5", "(nonlethal damage never adds a death-save failure)"),
-}
 
 
 def resolve(request: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +71,6 @@ def test_damage_at_zero_hp_reaching_max_hp_kills_a_player_neither_dying_nor_stab
     assert rep["after"]["death"]["cause"] == "damage_at_zero_hp"
 
 
-@REV2_PENDING["H5"]
 def test_nonlethal_damage_at_zero_hp_to_a_player_neither_dying_nor_stable() -> None:
     # H5 rev. 2: where H7 would add a failure, nonlethal damage leaves the
     # target at 0 HP, Unconscious and Stable, counts 0.
@@ -157,7 +139,6 @@ def test_overclocking_death_rows_9_and_10_kill(flux: int, cause: str) -> None:
     assert after["death"]["cause"] == cause
 
 
-@REV2_PENDING["H10"]
 @pytest.mark.parametrize("flux", [1, 0])
 def test_overclocking_death_keeps_no_condition(flux: int) -> None:
     after = _overclock_cast(flux, conditions=_HELD)["entities"]["kael"]["after"]
@@ -165,7 +146,6 @@ def test_overclocking_death_keeps_no_condition(flux: int) -> None:
     assert after["conditions"] == []
 
 
-@REV2_PENDING["H10"]
 def test_exhaustion_death_keeps_the_conditions_of_the_same_cast_no_more() -> None:
     # cost 10 with 3 Flux: 7 missing, row 7: Unconscious and +5 Exhaustion;
     # 1 + 5 = 6 tiers: dies (F5). H10: the Unconscious it gained ends too.
@@ -174,7 +154,6 @@ def test_exhaustion_death_keeps_the_conditions_of_the_same_cast_no_more() -> Non
     assert after["conditions"] == []
 
 
-@REV2_PENDING["H10"]
 def test_a_damage_death_keeps_no_condition() -> None:
     # An enemy at 3 HP, Prone, takes 4 (1d4: 4): 0 HP, dies (H5); Prone ends.
     gob = {"id": "gob", "kind": "enemy", "hp": 3, "max_hp": 10,
