@@ -873,6 +873,16 @@ class _StartFailure(Exception):
 _OVERSIZE = b"\x00oversize"  # queued by the batch reader for a line over the capture limit
 
 
+@dataclass
+class _Talk:
+    """One batch process's conversation: lines sent to it so far, and the
+    first answer line it wrote beyond one per line sent."""
+
+    sent: int = 0
+    extra: bytes | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
 class BatchImplementation:
     """Batch mode: one long-lived process speaking JSON lines.
 
@@ -900,21 +910,41 @@ class BatchImplementation:
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: Any = None  # impl_process.StderrTail of the running process
         self._dead: str | None = None
+        self._talk = _Talk()  # lines sent to, and extra lines from, the running process
 
     # -- process management --------------------------------------------
-    def _read(self, proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
+    def _read(self, proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None],
+              talk: _Talk) -> None:
         """Queue each answer line; a line longer than the capture limit is
         queued as :data:`_OVERSIZE` and ends the reading (the process is
-        then stopped by the exchange that gets it)."""
+        then stopped by the exchange that gets it). A line beyond one per
+        line sent is not queued but kept in ``talk.extra``: the protocol is
+        broken. Lines that arrive together are judged together (under
+        ``talk.lock``, which the sender takes to count a line sent), so two
+        answers written at once are always caught."""
         from linguo_cli.impl_process import MAX_ANSWER_BYTES
 
         assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        pending = bytearray()
+        count = 0
         try:
-            while line := proc.stdout.readline(MAX_ANSWER_BYTES + 1):
-                if len(line) > MAX_ANSWER_BYTES:
+            while chunk := os.read(fd, 65536):
+                pending += chunk
+                with talk.lock:
+                    while (end := pending.find(b"\n")) >= 0:
+                        line = bytes(pending[: end + 1])
+                        del pending[: end + 1]
+                        if not line.strip():
+                            continue
+                        count += 1
+                        if count > talk.sent:
+                            talk.extra = talk.extra or line
+                        else:
+                            lines.put(line)
+                if len(pending) > MAX_ANSWER_BYTES:
                     lines.put(_OVERSIZE)
                     break
-                lines.put(line)
         except (OSError, ValueError):
             pass
         lines.put(None)
@@ -932,7 +962,9 @@ class BatchImplementation:
         self._stderr = impl_process.StderrTail(proc.stderr)
         self._proc = proc
         self._lines = queue.Queue()
-        threading.Thread(target=self._read, args=(proc, self._lines), daemon=True).start()
+        self._talk = _Talk()
+        threading.Thread(target=self._read, args=(proc, self._lines, self._talk),
+                         daemon=True).start()
         hello = {"suite": SUITE_NAME, "version": self.version}
         raw = self._exchange(hello)
         if isinstance(raw, Reply):
@@ -970,6 +1002,8 @@ class BatchImplementation:
         process died or timed out (the process is then stopped)."""
         proc = self._proc
         assert proc is not None and proc.stdin is not None
+        with self._talk.lock:  # before writing: the answer can only come after
+            self._talk.sent += 1
         try:
             proc.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
             proc.stdin.flush()
@@ -1025,9 +1059,32 @@ class BatchImplementation:
             return Reply(failure=f"answer is not JSON: {_snippet(raw)}", failure_type="protocol")
         return _reply_from_object(obj, raw)
 
+    def _settle(self) -> None:
+        """Before a request is sent: while bytes the implementation already
+        wrote are still in the pipe, let the reader take them (at most 1 s),
+        so that an answer too many written before this request is judged as
+        one, not taken for this request's answer."""
+        import select
+
+        proc = self._proc
+        if proc is None or proc.stdout is None:
+            return
+        deadline = time.monotonic() + 1.0
+        try:
+            while select.select([proc.stdout.fileno()], [], [], 0)[0] \
+                    and self._talk.extra is None and self._lines.empty() \
+                    and time.monotonic() < deadline:
+                time.sleep(0.0005)
+        except (OSError, ValueError):
+            pass
+
     def _extra_line(self) -> bytes | None:
-        """A line already waiting before a request was sent: an answer too
-        many for the previous request (``None`` when there is none)."""
+        """A line beyond one answer per line sent (kept by the reader), or
+        one already waiting before a request is sent: an answer too many
+        (``None`` when there is none)."""
+        self._settle()
+        if self._talk.extra is not None:
+            return self._talk.extra
         try:
             line = self._lines.get_nowait()
         except queue.Empty:
