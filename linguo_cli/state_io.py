@@ -1356,7 +1356,8 @@ def require_entity(state: Any, entity_id: str, field: str, *,
 def update_entities(data: Any, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
     """Write the changes between ``before`` and ``after`` entities (by id) into
     ``data``: a :class:`Document` (its plain tree; the tree as read is kept
-    so that :func:`dump_document` edits only what changed) or a tree. Field by field; fields whose new value equals their default and that
+    so that :func:`dump_document` edits only what changed) or a tree. Field
+    by field; fields whose new value equals their default and that
     were absent stay absent."""
     if isinstance(data, Document):
         data.snapshot()  # the tree as read: the writer edits only what differs
@@ -1487,9 +1488,9 @@ def atomic_write(path: str, text: str) -> None:
     owner, where allowed); a new one gets ``0666 & ~umask``. Refused, with
     :class:`UsageError` (exit 2) and the old file unchanged: a path that
     cannot be written, a path naming an open stream (``/dev/stdout``,
-    ``/dev/fd/N``, ``/proc/self/fd/N``: use ``-o -``), a symbolic link loop, a target that is not a regular
-    file, a read-only file (no write bit in its mode, even for root) and a
-    file with several names (hard links), which replacing would split.
+    ``/dev/fd/N``, ``/proc/self/fd/N``: use ``-o -``), a symbolic link
+    loop, a target that is not a regular file, a read-only file (no write
+    bit in its mode, even for root) and a file with several names (hard links), which replacing would split.
     """
     _refuse_stream_path(path)
     target = path

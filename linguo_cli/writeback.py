@@ -294,7 +294,7 @@ class _Editor:
 
     def scalar_text(self, value: Any, style: str, flow: bool, original: str = "") -> str:
         if self.json:
-            return json.dumps(value, ensure_ascii=False)
+            return str(json.dumps(value, ensure_ascii=False))
         if value is None:
             return original if original in ("~", "null", "Null", "NULL") else "null"
         if isinstance(value, bool):
@@ -304,12 +304,12 @@ class _Editor:
             return word.upper() if original in ("TRUE", "FALSE") else word
         if isinstance(value, (int, float)):
             return repr(value)
-        value = str(value)
-        if style == "'" and "\n" not in value and "\r" not in value:
-            return "'" + value.replace("'", "''") + "'"
-        if style != '"' and _plain_ok(value, flow):
-            return value
-        return json.dumps(value, ensure_ascii=False)
+        string: str = str(value)
+        if style == "'" and "\n" not in string and "\r" not in string:
+            return "'" + string.replace("'", "''") + "'"
+        if style != '"' and _plain_ok(string, flow):
+            return string
+        return str(json.dumps(value, ensure_ascii=False))
 
     # -- structures --------------------------------------------------------
 
