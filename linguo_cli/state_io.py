@@ -1490,7 +1490,8 @@ def atomic_write(path: str, text: str) -> None:
     cannot be written, a path naming an open stream (``/dev/stdout``,
     ``/dev/fd/N``, ``/proc/self/fd/N``: use ``-o -``), a symbolic link
     loop, a target that is not a regular file, a read-only file (no write
-    bit in its mode, even for root) and a file with several names (hard links), which replacing would split.
+    bit in its mode, even for root) and a file with several names (hard
+    links), which replacing would split.
     """
     _refuse_stream_path(path)
     target = path
