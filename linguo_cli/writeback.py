@@ -171,6 +171,14 @@ def _plain_ok(value: str, flow: bool) -> bool:
     return not (flow and any(c in value for c in ",[]{}"))
 
 
+def _nested(value: Any) -> bool:
+    """Whether a new value is written in block style: a non-empty mapping, or
+    a list holding mappings or lists (a list of scalars stays one flow line)."""
+    if isinstance(value, dict):
+        return bool(value)
+    return isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)
+
+
 class _Editor:
     """Collects text edits turning the text of a document read as ``before``
     into one that reads as ``new``; raises :class:`_Fallback` where it cannot."""
@@ -307,7 +315,7 @@ class _Editor:
         string: str = str(value)
         if style == "'" and "\n" not in string and "\r" not in string:
             return "'" + string.replace("'", "''") + "'"
-        if style != '"' and _plain_ok(string, flow):
+        if style not in ('"', "|", ">") and _plain_ok(string, flow):
             return string
         return str(json.dumps(value, ensure_ascii=False))
 
@@ -344,7 +352,7 @@ class _Editor:
         if isinstance(value, dict):
             for k, v in value.items():
                 kt = self.key_text(k, False)
-                if isinstance(v, (dict, list)) and v:
+                if _nested(v):
                     lines.append(f"{kt}:")
                     pad = " " * (mapping if isinstance(v, dict) else offset)
                     lines += [pad + ln for ln in self.block_lines(v)]
@@ -400,7 +408,8 @@ class _Editor:
             return
         flow = self.in_flow(path)
         under_key = bool(path) and isinstance(path[-1], str)
-        block = isinstance(new, (dict, list)) and bool(new) and not flow and style != "flow"
+        block = (isinstance(new, (dict, list)) and bool(new) and not flow and style != "flow"
+                 and (style == "block" or _nested(new)))
         if block:
             if style == "block":
                 col = self.column(start)
@@ -456,7 +465,7 @@ class _Editor:
     def block_entry(self, key: str, value: Any, col: int) -> str:
         pad = " " * col
         kt = self.key_text(key, False)
-        if isinstance(value, (dict, list)) and value:
+        if _nested(value):
             mapping, _, offset = self.layout
             inner = " " * (col + (mapping if isinstance(value, dict) else offset))
             return pad + f"{kt}:" + "".join(self.nl + inner + ln for ln in self.block_lines(value))
