@@ -262,6 +262,8 @@ def _yaml(typ: str = "rt") -> Any:
 
     y = YAML(typ=typ)
     y.allow_duplicate_keys = False
+    y.preserve_quotes = True  # the round-trip fallback keeps quoting too
+    y.width = 1 << 30  # and never folds a long line (that changes plain strings)
     return y
 
 
@@ -1414,7 +1416,6 @@ def dump_yaml(data: Any, layout: tuple[int, int, int] | None = None) -> str:
         return dump_document(data)
     buf = io.StringIO()
     y = _yaml()
-    y.width = 4096
     if layout is not None:
         y.indent(mapping=layout[0], sequence=layout[1], offset=layout[2])
     y.dump(data, buf)

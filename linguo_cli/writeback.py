@@ -310,6 +310,11 @@ class _Editor:
             if original in ("True", "False"):
                 return word.title()
             return word.upper() if original in ("TRUE", "FALSE") else word
+        if isinstance(value, int) and value >= 0 and original[:2] in ("0x", "0o"):
+            base = "x" if original[1] == "x" else "o"  # a hex or octal spelling stays so
+            if base == "x" and any(c in "ABCDEF" for c in original):
+                base = "X"
+            return original[:2] + format(value, base)
         if isinstance(value, (int, float)):
             return repr(value)
         string: str = str(value)

@@ -226,6 +226,8 @@ def test_changed_string_keeps_a_style_that_reads_back(before: str, after: str) -
     ("n: ~", 3, "n: 3"),
     ("n:\nm: 1", 3, "n: 3\nm: 1"),
     ("n: 1", 2.5, "n: 2.5"),
+    ("n: 0x0A", 8, "n: 0x8"),
+    ("n: 0o17", 9, "n: 0o11"),
 ])
 def test_changed_scalar_is_plain_and_reads_back(before: str, value: Any, after: str) -> None:
     text, how = _edited(before + "\n", lambda d: d.__setitem__("n", value))
@@ -247,15 +249,28 @@ def test_unchanged_document_is_written_as_read() -> None:
     assert writeback.render(doc) == (original, "unchanged")
 
 
-def test_value_under_an_alias_falls_back_to_the_round_trip_writer() -> None:
+def test_removed_key_falls_back_to_the_round_trip_writer() -> None:
+    original = ("# kept\ndescription: 'quoted'  # also kept\nround: 3\n"
+                "entities: [{id: a, kind: enemy, hp: 1, max_hp: 1}]\n")
+    doc = state_io.parse(original, "t")
+    doc.snapshot()
+    del doc.data["round"]
+    text, how = writeback.render(doc)
+    assert how == "rewritten"
+    assert text.startswith("# kept\ndescription: 'quoted'  # also kept\n")
+    assert state_io.to_plain(state_io.parse(text, "t").data) == state_io.to_plain(doc.data)
+
+
+def test_value_under_an_alias_replaces_only_the_alias() -> None:
     original = ("base: &b {kind: enemy, hp: 3, max_hp: 3}\n"
                 "entities:\n- id: a\n  stats: *b\n")
     doc = state_io.parse(original, "t")
     doc.snapshot()
     doc.data["entities"][0]["stats"] = dict(doc.data["entities"][0]["stats"], hp=1)
     text, how = writeback.render(doc)
+    assert how == "edited"
     assert state_io.to_plain(state_io.parse(text, "t").data) == state_io.to_plain(doc.data)
-    assert "base: &b {kind: enemy, hp: 3, max_hp: 3}" in text
+    assert text == original.replace(" *b", "\n    kind: enemy\n    hp: 1\n    max_hp: 3")
 
 
 def test_text_that_would_not_read_back_is_an_internal_error_and_nothing_is_written(
