@@ -715,8 +715,8 @@ def bytes_outside(old: str, new: str, regions: list[tuple[int, int]]) -> int:
 
 
 def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[str]) -> None:
-    """Apply ``damage`` (low tick, 2d6 with faces ``a, b``) to entity ``pick``
-    of a generated state text, as ``run_state_request`` does, and check the
+    """Apply ``damage`` or ``heal`` (``pick // 4`` even or odd; low tick, 2d6
+    with faces ``a, b``) to entity ``pick`` of a generated state text, as ``run_state_request`` does, and check the
     text written back: it reads back as the result's state, and differs from
     the original only inside changed values (``stats["bytes outside"]``)."""
     from linguo_cli import requests, writeback
@@ -728,7 +728,8 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     state_io.validate(doc, "state")
     before = state_io.entities_of(doc)
     target = list(before)[pick % len(before)]
-    request = {"kind": "damage", "tick": "low", "dice": "2d6", "modifiers": [],
+    kind = ("damage", "heal")[(pick // 4) % 2]
+    request = {"kind": kind, "tick": "low", "dice": "2d6", "modifiers": [],
                "targets": [target], "state": state_io.to_plain(doc.data)}
     try:
         result = requests.resolve(request, ScriptedDice([a, b]))

@@ -291,7 +291,7 @@ def test_bytes_outside_sees_a_change_outside_the_regions() -> None:
     assert fuzzing.bytes_outside("a: 1\n", "b: 1\n", [(3, 4)]) > 0
 
 
-@given(fuzzing.writeback_texts(), st.integers(0, 3), st.integers(1, 6), st.integers(1, 6))
+@given(fuzzing.writeback_texts(), st.integers(0, 7), st.integers(1, 6), st.integers(1, 6))
 def test_random_states_written_back_change_only_the_changed_values(
         text: tuple[str, str], pick: int, a: int, b: int) -> None:
     stats: Counter[str] = Counter()
