@@ -717,8 +717,9 @@ def bytes_outside(old: str, new: str, regions: list[tuple[int, int]]) -> int:
 def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[str]) -> None:
     """Apply ``damage`` or ``heal`` (``pick // 4`` even or odd; low tick, 2d6
     with faces ``a, b``) to entity ``pick`` of a generated state text, as
-    ``run_state_request`` does, and check the text written back: it reads back as the result's state, and differs from
-    the original only inside changed values (``stats["bytes outside"]``)."""
+    ``run_state_request`` does, and check the text written back: it reads
+    back as the result's state, and differs from the original only inside
+    changed values (``stats["bytes outside changed values"]``)."""
     from linguo_cli import requests, writeback
     from linguo_cli.dice import ScriptedDice
     from linguo_cli.model import Entity
