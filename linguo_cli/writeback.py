@@ -82,7 +82,9 @@ def render(doc: Any) -> tuple[str, str]:
         return state_io.dump_yaml(new), "rewritten"
     bom = "\ufeff" if doc.bom else ""
     before = doc.before
-    if before is None or same(before, new):
+    if before is None:  # updated without a snapshot: the text says what it was
+        before = state_io.to_plain(state_io.parse(doc.text, doc.name).data)
+    if same(before, new):
         return bom + doc.text, "unchanged"
     try:
         edited: str | None = _Editor(doc).run(before, new)

@@ -249,6 +249,12 @@ def test_unchanged_document_is_written_as_read() -> None:
     assert writeback.render(doc) == (original, "unchanged")
 
 
+def test_a_tree_changed_without_snapshot_is_still_written() -> None:
+    doc = state_io.parse("round: 1  # r\nentities: []\n", "t")
+    doc.data["round"] = 2
+    assert writeback.render(doc) == ("round: 2  # r\nentities: []\n", "edited")
+
+
 def test_removed_key_falls_back_to_the_round_trip_writer() -> None:
     original = ("# kept\ndescription: 'quoted'  # also kept\nround: 3\n"
                 "entities: [{id: a, kind: enemy, hp: 1, max_hp: 1}]\n")
