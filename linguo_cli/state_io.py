@@ -28,8 +28,11 @@ traceback, a hang or a blown memory budget.
 Every refusal names ``file:line:col`` (1-based) and the field path. Loaded
 documents are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/
 ``None`` trees; positions are kept beside them (:meth:`Document.place`), and
-a YAML state written back (:func:`dump_document`) is re-read with ruamel.yaml's
-round-trip loader so comments, key order and quoting survive.
+so is where each node's text starts and ends and its style
+(:class:`Spans`), so that a state written back (:func:`dump_document`, see
+:mod:`linguo_cli.writeback`) edits only the values that changed in the
+original text. YAML directives (``%YAML``, ``%TAG``) are refused: documents
+are read as YAML 1.2 only.
 
 Writing (:func:`atomic_write`) goes through a temporary file in the same
 folder, flushed and fsynced, renamed over the target; state files read with
