@@ -627,6 +627,7 @@ def writeback_texts(draw: Any) -> tuple[str, str]:
 
     mapping = draw(st.sampled_from([2, 4]))
     offset = draw(st.sampled_from([0, 2]))
+    anchors: dict[int, str] = {}
     lines = ["# a state" if draw(st.booleans()) else ""]
 
     def block(d: dict[str, Any], col: int, first_prefix: str = "") -> list[str]:
@@ -644,12 +645,22 @@ def writeback_texts(draw: Any) -> tuple[str, str]:
                             out += block(item, col + offset + 2, dash)
                         else:
                             out.append(dash + scalar(item, False) + comment())
+            elif k == "hp" and d.get("max_hp") == v and draw(st.booleans()):
+                anchors[id(d)] = name = f"a{len(anchors)}"  # max_hp: an alias of hp
+                out.append(f"{pad}{k}: &{name} {v}{comment()}")
+            elif k == "max_hp" and id(d) in anchors:
+                out.append(f"{pad}{k}: *{anchors.pop(id(d))}{comment()}")
             else:
                 out.append(f"{pad}{k}: {flow(v)}{comment()}")
         return out
 
+    if draw(st.booleans()):
+        lines.append("---")
     for k, v in state.items():
-        if k != "entities":
+        if k == "description" and len(v) < 100 and draw(st.booleans()):
+            lines.append(f"{k}: |{comment()}")  # a block scalar
+            lines.append(f"  {v}")
+        elif k != "entities":
             lines.append(f"{k}: {scalar(v, False)}{comment()}")
     lines.append("entities:")
     for e in state["entities"]:
