@@ -230,6 +230,8 @@ class _Editor:
         elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
             for i, (a, b) in enumerate(zip(old, new, strict=True)):
                 self.node(path + (i,), a, b)
+        elif isinstance(old, list) and isinstance(new, list) and self.list_items(path, old, new):
+            pass
         elif isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
             self.replace(path, old, new)
         else:
@@ -438,6 +440,61 @@ class _Editor:
             self.edits.append((self.colon_end(path), end, " " + text))
         else:
             self.edits.append((start, end, text))
+
+    def dash(self, path: Path_) -> int | None:
+        """Offset of the ``-`` of the block list item at ``path`` when only
+        spaces stand before it on its line, else ``None``."""
+        start = self.values[path][0]
+        before = self.text[:start].rstrip(" ")
+        if not before.endswith("-"):
+            return None
+        at = len(before) - 1
+        line = self.text.rfind("\n", 0, at) + 1
+        return at if not self.text[line:at].strip(" ") else None
+
+    def list_items(self, path: Path_, old: list[Any], new: list[Any]) -> bool:
+        """Grow or shrink a block YAML list item by item (the items kept stay
+        byte for byte); ``False`` where that does not apply (flow lists,
+        JSON, an emptied list, items not each on their own lines)."""
+        import difflib
+
+        if self.json or not old or not new or self.values[path][2] != "block":
+            return False
+        dashes = [self.dash(path + (i,)) for i in range(len(old))]
+        if any(d is None for d in dashes):
+            return False
+        starts = [self.text.rfind("\n", 0, d) + 1 for d in dashes if d is not None]
+        ends = [self.line_end(self.content_end(path + (i,), v)) for i, v in enumerate(old)]
+        col = self.column(dashes[0] or 0)
+        gap = self.column(self.values[path + (0,)][0]) - col
+        keys = [json.dumps(v, sort_keys=True) for v in old], [json.dumps(v, sort_keys=True)
+                                                              for v in new]
+        ops = difflib.SequenceMatcher(None, *keys, autojunk=False).get_opcodes()
+        if all(op[0] != "equal" for op in ops):
+            return False  # nothing kept: the whole list is written anew
+
+        def items(values: list[Any], near: int) -> list[str]:
+            """New items, in flow style where the nearest old item is."""
+            pad = self.nl + " " * (col + gap)
+            flow = self.values[path + (near,)][2] == "flow"
+            return [" " * col + "-" + " " * (gap - 1) + (
+                pad.join(self.block_lines(v)) if _nested(v) and not flow else self.flow(v))
+                for v in values]
+
+        for op, i1, i2, j1, j2 in ops:
+            if op == "equal":
+                continue
+            if op == "replace" and i2 - i1 == j2 - j1:
+                for k in range(i2 - i1):
+                    self.node(path + (i1 + k,), old[i1 + k], new[j1 + k])
+                continue
+            added = items(new[j1:j2], i1 - 1 if i1 > 0 else min(i2, len(old) - 1))
+            if i2 < len(old):  # before item i2: whole lines
+                self.edits.append((starts[i1], starts[i2],
+                                   "".join(a + self.nl for a in added)))
+            else:  # at the end: after the last kept item's last line
+                self.edits.append((ends[i1 - 1], ends[-1], "".join(self.nl + a for a in added)))
+        return True
 
     def add_keys(self, path: Path_, old: dict[str, Any], added: dict[str, Any]) -> None:
         """Insert the keys ``added`` into the mapping at ``path`` (read as ``old``)."""

@@ -196,6 +196,30 @@ def test_list_that_shrinks_is_replaced_in_place(tmp_path: Path) -> None:
         "  death_saves: {successes: 0, failures: 0}  # one each\n")
 
 
+BRAM = ("entities:\n- id: bram   # x\n  kind: player\n  hp: 0\n  max_hp: 9\n  conditions:\n"
+        "    - {name: Dying, source: dying}   # d\n    # between\n"
+        "    - name: Unconscious\n      source: dying\n    - {name: Prone, source: fell}\n")
+
+
+@pytest.mark.parametrize("change,expected", [
+    (lambda c: c.pop(0), BRAM.replace("    - {name: Dying, source: dying}   # d\n"
+                                      "    # between\n", "")),
+    (lambda c: c.pop(2), BRAM.replace("    - {name: Prone, source: fell}\n", "")),
+    (lambda c: c.append({"name": "Grappled"}), BRAM + "    - {name: Grappled}\n"),
+    (lambda c: c.insert(1, {"name": "Hidden", "source": "x"}),
+     BRAM.replace("    - name: Unconscious\n", "    - {name: Hidden, source: x}\n"
+                                                "    - name: Unconscious\n")),
+    (lambda c: c.insert(2, {"name": "Hidden", "source": "x"}),
+     BRAM.replace("    - {name: Prone", "    - name: Hidden\n      source: x\n"
+                                        "    - {name: Prone")),
+])
+def test_block_list_grows_and_shrinks_item_by_item(change: Any, expected: str) -> None:
+    doc = state_io.parse(BRAM, "t")
+    doc.snapshot()
+    change(doc.data["entities"][0]["conditions"])
+    assert writeback.render(doc) == (expected, "edited")
+
+
 def _edited(text: str, change: Any) -> tuple[str, str]:
     doc = state_io.parse(text, "t")
     doc.snapshot()
