@@ -14,9 +14,11 @@ plain tree as it was read with the plain tree to write and edits the text:
   same string (anything that could read as a number, boolean, null or
   indicator is double-quoted); JSON scalars are written as JSON.
 * **A structure that changed** (a mapping gains a key, a list grows or
-  shrinks, a value changes between scalar, list and mapping): only that
-  node's text is replaced, or the new key's line inserted after the
-  mapping's last entry (a new top-level key goes before ``entities``), in the
+  shrinks, a value changes between scalar, list and mapping): a block list
+  gets the lines of the items added or removed (the others kept byte for
+  byte); otherwise only that node's text is replaced, or the new key's lines
+  inserted after the mapping's last entry (a new top-level key goes before
+  ``entities``), in the
   file's own style: block YAML with its indentation (:func:`yaml_layout`),
   flow YAML inside flow collections, JSON with the file's indentation and
   separators (compact stays compact).
