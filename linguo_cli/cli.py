@@ -529,28 +529,15 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
 
 def update_round(state_doc: Any, new_state: dict[str, Any]) -> None:
     """Write the round fields of ``new_state`` (``round``, ``acted_this_round``,
-    O1) into ``state_doc`` where they differ: its plain tree and, for YAML, its
-    round-trip tree (a new key goes before ``entities``; the list in flow
-    style). Fields ``new_state`` lacks are left alone."""
-    from ruamel.yaml.comments import CommentedSeq
-
-    trees = [state_doc.data]
-    rt = state_doc.roundtrip()
-    if rt is not None:
-        trees.append(rt)
+    O1) into ``state_doc`` where they differ: its
+    plain tree (the tree as read is kept, so that writing it back edits only
+    these values; a new key is written before ``entities``). Fields
+    ``new_state`` lacks are left alone."""
+    if hasattr(state_doc, "snapshot"):
+        state_doc.snapshot()
     for key in ("round", "acted_this_round"):
-        if key not in new_state or new_state[key] == state_doc.data.get(key):
-            continue
-        value = new_state[key]
-        for tree in trees:
-            item: Any = value
-            if isinstance(value, list) and tree is rt:
-                item = CommentedSeq(value)
-                item.fa.set_flow_style()
-            if key in tree or "entities" not in tree or not hasattr(tree, "insert"):
-                tree[key] = item
-            else:
-                tree.insert(list(tree).index("entities"), key, item)
+        if key in new_state and new_state[key] != state_doc.data.get(key):
+            state_doc.data[key] = new_state[key]
 
 
 def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:

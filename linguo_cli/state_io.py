@@ -28,8 +28,11 @@ traceback, a hang or a blown memory budget.
 Every refusal names ``file:line:col`` (1-based) and the field path. Loaded
 documents are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/
 ``None`` trees; positions are kept beside them (:meth:`Document.place`), and
-a YAML state written back (:func:`dump_document`) is re-read with ruamel.yaml's
-round-trip loader so comments, key order and quoting survive.
+so is where each node's text starts and ends and its style
+(:class:`Spans`), so that a state written back (:func:`dump_document`, see
+:mod:`linguo_cli.writeback`) edits only the values that changed in the
+original text. YAML directives (``%YAML``, ``%TAG``) are refused: documents
+are read as YAML 1.2 only.
 
 Writing (:func:`atomic_write`) goes through a temporary file in the same
 folder, flushed and fsynced, renamed over the target; state files read with
@@ -89,6 +92,7 @@ _DEEP_FLOW = re.compile(r"(?:[\[{][ \t]*){" + str(MAX_DEPTH + 1) + "}")
 _YAML_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
 _YAML_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _YAML_NONFINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+_DIRECTIVE = re.compile(r"^%", re.M)
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUES = frozenset({"true", "True", "TRUE"})
 _FALSES = frozenset({"false", "False", "FALSE"})
@@ -165,6 +169,24 @@ class Document:
     positions: _Positions | None = None
     lock: FileLock | None = None
     _roundtrip: Any = field(default=None, repr=False)
+    #: The text started with a byte order mark (dropped from ``text``).
+    bom: bool = False
+    #: Spans of the nodes of ``text`` (see :class:`Spans`); JSON: on first use.
+    _spans: Any = field(default=None, repr=False)
+    #: The plain tree as read, kept when the tree is first updated for writing.
+    before: Any = field(default=None, repr=False)
+
+    def spans(self) -> Spans | None:
+        """Where every node of ``text`` is (start, end, style), by path;
+        ``None`` for documents built in memory."""
+        if self._spans is None and self.text is not None and self.format == "json":
+            self._spans = _json_spans(self.text)
+        return self._spans if isinstance(self._spans, Spans) else None
+
+    def snapshot(self) -> None:
+        """Keep the plain tree as read (once), before it is updated for writing."""
+        if self.before is None:
+            self.before = to_plain(self.data)
 
     def position(self, path: Iterable[Any] = (), *, key: bool = False) -> Pos | None:
         """0-based ``(line, col)`` of the node at ``path`` (of its key when
@@ -203,6 +225,24 @@ class Document:
             self.lock = None
 
 
+@dataclass(slots=True)
+class Spans:
+    """Where the nodes of a document's text are, by path (0-based character
+    offsets into the text without its BOM, end exclusive).
+
+    ``values[path] = (start, end, style)``: a scalar's own text (quotes and
+    block headers included; an anchor ``&a`` before it included too), a
+    collection from its first character (``[``, ``{``, the first key or
+    ``-``) to its end; ``style`` is ``""`` for plain scalars, ``"'"``,
+    ``'"'``, ``"|"``, ``">"`` for the others, ``"*"`` for an alias,
+    ``"flow"`` or ``"block"`` for collections (JSON: ``"flow"``).
+    ``keys[path] = (start, end)`` spans the key of the value at ``path``.
+    """
+
+    values: dict[Path_, tuple[int, int, str]] = field(default_factory=dict)
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+
 class _Refused(Exception):
     """A loading refusal: 0-based position (or ``None``), path, message."""
 
@@ -225,6 +265,8 @@ def _yaml(typ: str = "rt") -> Any:
 
     y = YAML(typ=typ)
     y.allow_duplicate_keys = False
+    y.preserve_quotes = True  # the round-trip fallback keeps quoting too
+    y.width = 1 << 30  # and never folds a long line (that changes plain strings)
     return y
 
 
@@ -408,7 +450,8 @@ def parse(text: str, name: str, *, yaml_nodes: int = MAX_YAML_NODES) -> Document
     too deep nesting are refused; so is an empty document. ``yaml_nodes``
     raises the YAML size limit for trusted files (the packaged golden suite).
     """
-    if text.startswith("\ufeff"):
+    bom = text.startswith("\ufeff")
+    if bom:
         text = text[1:]
     if not text.strip():
         raise InputError(Diagnostic(name, "", "empty document"))
@@ -427,7 +470,8 @@ def parse(text: str, name: str, *, yaml_nodes: int = MAX_YAML_NODES) -> Document
             data, fmt = loaded, "json"
             positions = _Positions(text)
         else:
-            data, values, keys = _compose_yaml(text, yaml_nodes)
+            spans = Spans()
+            data, values, keys = _compose_yaml(text, yaml_nodes, spans)
             fmt = "yaml"
             positions = _Positions(None, values, keys)
     except _Refused as exc:
@@ -436,7 +480,8 @@ def parse(text: str, name: str, *, yaml_nodes: int = MAX_YAML_NODES) -> Document
         raise InputError(Diagnostic(name, "", "empty document"))
     if isinstance(data, (_RootMap, _RootSeq)):
         data.positions = positions
-    return Document(name, data, text=text, format=fmt, positions=positions)
+    return Document(name, data, text=text, format=fmt, positions=positions, bom=bom,
+                    _spans=spans if fmt == "yaml" else None)
 
 
 # ---------------------------------------------------------------------------
@@ -617,6 +662,44 @@ def _json_positions(text: str, *, refuse_deep: bool = True
     return values, keys
 
 
+def _json_spans(text: str) -> Spans:
+    """The :class:`Spans` of JSON ``text`` (already read, so well formed):
+    every value from its first to its last character, every key's string."""
+    spans = Spans()
+    stack: list[list[Any]] = []  # [path, is_map, next index or current key]
+    no_key = object()
+    for m in _JSON_TOKEN.finditer(text):
+        tok = m.group()
+        c = tok[0]
+        if c in ",:":
+            continue
+        if c in "}]":
+            if stack:
+                path = stack.pop()[0]
+                start = spans.values[path][0]
+                spans.values[path] = (start, m.end(), "flow")
+            continue
+        if stack and stack[-1][1] and stack[-1][2] is no_key:
+            k = json.loads(tok)
+            stack[-1][2] = k
+            spans.keys[stack[-1][0] + (k,)] = (m.start(), m.end())
+            continue
+        if not stack:
+            path = ()
+        elif stack[-1][1]:
+            path = stack[-1][0] + (stack[-1][2],)
+            stack[-1][2] = no_key
+        else:
+            path = stack[-1][0] + (stack[-1][2],)
+            stack[-1][2] += 1
+        if c in "{[":
+            spans.values[path] = (m.start(), -1, "flow")
+            stack.append([path, c == "{", no_key if c == "{" else 0])
+        else:
+            spans.values[path] = (m.start(), m.end(), '"' if c == '"' else "")
+    return spans
+
+
 # ---------------------------------------------------------------------------
 # YAML
 
@@ -635,10 +718,11 @@ class _Frame:
 _NO_KEY = object()
 
 
-def _compose_yaml(text: str, limit: int = MAX_YAML_NODES
+def _compose_yaml(text: str, limit: int = MAX_YAML_NODES, spans: Spans | None = None
                   ) -> tuple[Any, dict[Path_, Pos], dict[Path_, Pos]]:
     """Build the plain tree of YAML ``text`` from the parser's events, with
-    the position of every value and key; raises :class:`_Refused`."""
+    the position of every value and key (and, into ``spans``, where each
+    node starts and ends and its style); raises :class:`_Refused`."""
     deep = _DEEP_FLOW.search(text)
     if deep:
         # ruamel's scanner looks ahead over runs of flow brackets; a prefix
@@ -648,10 +732,10 @@ def _compose_yaml(text: str, limit: int = MAX_YAML_NODES
         except _Refused as exc:
             if "nested deeper" in exc.message:
                 raise
-    return _compose_events(text, limit)
+    return _compose_events(text, limit, spans)
 
 
-def _compose_events(text: str, limit: int = MAX_YAML_NODES
+def _compose_events(text: str, limit: int = MAX_YAML_NODES, spans: Spans | None = None
                     ) -> tuple[Any, dict[Path_, Pos], dict[Path_, Pos]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -671,6 +755,8 @@ def _compose_events(text: str, limit: int = MAX_YAML_NODES
 
     values: dict[Path_, Pos] = {}
     keys: dict[Path_, Pos] = {}
+    sv: dict[Path_, tuple[int, int, str]] = spans.values if spans is not None else {}
+    sk: dict[Path_, tuple[int, int]] = spans.keys if spans is not None else {}
     stack: list[_Frame] = []
     root: Any = None
     nodes = 0
@@ -720,9 +806,17 @@ def _compose_events(text: str, limit: int = MAX_YAML_NODES
             documents += 1
             if documents > 1:
                 raise _Refused(mark, (), "more than one document (---); give one per file")
+            directive = _DIRECTIVE.search(text, 0, ev.start_mark.index)
+            if directive is not None or ev.version is not None or ev.tags:
+                at = _line_col(text, directive.start()) if directive else mark
+                raise _Refused(at, (), "YAML directives (%YAML, %TAG) are not accepted: "
+                                       "states are read as YAML 1.2; remove the line")
             continue
         if cls is MappingEndEvent or cls is SequenceEndEvent:
             frame = stack.pop()
+            if frame.path in sv:
+                start, _, style = sv[frame.path]
+                sv[frame.path] = (start, ev.end_mark.index, style)
             if frame.anchor is not None:
                 anchors[frame.anchor] = (frame.container, nodes - frame.nodes_before,
                                          frame.height)
@@ -751,6 +845,7 @@ def _compose_events(text: str, limit: int = MAX_YAML_NODES
                 where = f" (first at line {first[0] + 1})" if first else ""
                 raise _Refused(mark, kpath, f"duplicate key {_shorten(repr(k), 60)}{where}")
             keys[kpath] = mark
+            sk[kpath] = (ev.start_mark.index, ev.end_mark.index)
             parent.key = k
             nodes += 1
             if ev.anchor is not None:
@@ -763,6 +858,12 @@ def _compose_events(text: str, limit: int = MAX_YAML_NODES
         else:
             path = parent.path + (len(parent.container),)
         values[path] = mark
+        if cls is ScalarEvent:
+            sv[path] = (ev.start_mark.index, ev.end_mark.index, ev.style or "")
+        elif cls is AliasEvent:
+            sv[path] = (ev.start_mark.index, ev.end_mark.index, "*")
+        else:
+            sv[path] = (ev.start_mark.index, -1, "flow" if ev.flow_style else "block")
         if cls is AliasEvent:
             name = ev.anchor
             if name in open_anchors:
@@ -1299,15 +1400,13 @@ def require_entity(state: Any, entity_id: str, field: str, *,
 
 def update_entities(data: Any, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
     """Write the changes between ``before`` and ``after`` entities (by id) into
-    ``data``: a :class:`Document` (its plain tree and, for YAML, its
-    round-trip tree, so comments, key order and untouched values survive) or a
-    tree. Field by field; fields whose new value equals their default and that
+    ``data``: a :class:`Document` (its plain tree; the tree as read is kept
+    so that :func:`dump_document` edits only what changed) or a tree. Field
+    by field; fields whose new value equals their default and that
     were absent stay absent."""
     if isinstance(data, Document):
+        data.snapshot()  # the tree as read: the writer edits only what differs
         update_entities(data.data, before, after)
-        rt = data.roundtrip()
-        if rt is not None:
-            update_entities(rt, before, after)
         return
     index = {str(e.get("id")): e for e in data["entities"]}
     for eid, new in after.items():
@@ -1360,7 +1459,6 @@ def dump_yaml(data: Any, layout: tuple[int, int, int] | None = None) -> str:
         return dump_document(data)
     buf = io.StringIO()
     y = _yaml()
-    y.width = 4096
     if layout is not None:
         y.indent(mapping=layout[0], sequence=layout[1], offset=layout[2])
     y.dump(data, buf)
@@ -1368,14 +1466,15 @@ def dump_yaml(data: Any, layout: tuple[int, int, int] | None = None) -> str:
 
 
 def dump_document(doc: Document) -> str:
-    """The text to write ``doc`` back: YAML documents from their round-trip
-    tree (comments kept), JSON documents as indented JSON, in-memory ones as
-    YAML."""
-    if doc.format == "json":
-        return json.dumps(to_plain(doc.data), indent=2, ensure_ascii=False) + "\n"
-    rt = doc.roundtrip()
-    layout = yaml_layout(doc.text) if doc.text and doc.format == "yaml" else None
-    return dump_yaml(rt if rt is not None else to_plain(doc.data), layout)
+    """The text to write ``doc`` back (see :mod:`linguo_cli.writeback`): the
+    text it was read from with only the changed values edited (a structure
+    that changed: that node's text replaced or a line added; the whole
+    document rewritten only where that is not possible), read back and
+    checked equal to ``doc.data``; in-memory documents as YAML. Raises
+    :class:`~linguo_cli.errors.LinguoError` (exit 5) when no text reads back."""
+    from linguo_cli import writeback
+
+    return writeback.render(doc)[0]
 
 
 def _current_umask() -> int:
@@ -1390,13 +1489,36 @@ def _check_replaceable(path: str, target: str, st: os.stat_result) -> None:
     import stat
 
     if not stat.S_ISREG(st.st_mode):
-        raise UsageError(f"{path}: cannot write: not a regular file")
+        raise UsageError(f"{path}: cannot write: not a regular file (a device, pipe or "
+                         "socket); use -o - to write to standard output")
     if not st.st_mode & 0o222:
         raise UsageError(f"{path}: cannot write: the file is read-only (mode "
                          f"{stat.S_IMODE(st.st_mode):04o}); make it writable to update it")
     if st.st_nlink > 1:
         raise UsageError(f"{path}: cannot write: the file has {st.st_nlink} names (hard "
                          "links) and replacing it would split them; write with -o elsewhere")
+
+
+_STREAM_PATH = re.compile(r"/dev/(?:std(?:in|out|err)|fd/\d+|tty)|/proc/(?:self|thread-self|\d+)"
+                          r"(?:/task/\d+)?/fd/\d+")
+
+
+def _refuse_stream_path(path: str) -> None:
+    """Refuse (exit 2) an output path that names an open descriptor or a
+    terminal (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``, or a
+    link leading through one): its link resolves to the file the shell opened
+    (for ``>> log``, the log), which an atomic replacement would overwrite
+    instead of appending to. ``-o -`` writes to standard output."""
+    here = os.path.abspath(path)
+    for _ in range(40):  # at most 40 links, as the kernel
+        if _STREAM_PATH.fullmatch(os.path.normpath(here)):
+            raise UsageError(f"{path}: cannot write: not a regular file (an open stream); "
+                             "use -o - to write to standard output")
+        try:
+            link = os.readlink(here)
+        except OSError:
+            return
+        here = os.path.normpath(os.path.join(os.path.dirname(here), link))
 
 
 def atomic_write(path: str, text: str) -> None:
@@ -1409,10 +1531,13 @@ def atomic_write(path: str, text: str) -> None:
     An existing file keeps its whole mode, setuid/setgid bits included (and
     owner, where allowed); a new one gets ``0666 & ~umask``. Refused, with
     :class:`UsageError` (exit 2) and the old file unchanged: a path that
-    cannot be written, a symbolic link loop, a target that is not a regular
-    file, a read-only file (no write bit in its mode, even for root) and a
-    file with several names (hard links), which replacing would split.
+    cannot be written, a path naming an open stream (``/dev/stdout``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``: use ``-o -``), a symbolic link
+    loop, a target that is not a regular file, a read-only file (no write
+    bit in its mode, even for root) and a file with several names (hard
+    links), which replacing would split.
     """
+    _refuse_stream_path(path)
     target = path
     if os.path.islink(path):
         try:

@@ -5,7 +5,11 @@
 Four parts share the budget: valid requests of every registered kind
 (generated from the JSON Schemas, resolved with seeded dice and replayed from
 their faces), valid states, mutated requests and mutated states (broken on
-purpose, written as JSON or YAML). The properties are those of
+purpose, written as JSON or YAML). Then ``--writebacks`` (30,000) random
+valid states, written as YAML or JSON in random styles, get a random
+``damage`` or ``heal`` and are written back: each must read back as the new
+state and differ only inside the changed values (the count of bytes changed
+elsewhere is printed and must be 0). The properties are those of
 ``tests/test_fuzz.py`` (see :mod:`tests.fuzzing`). Prints the number of
 inputs run and the outcomes; exits 1 at the first escaped exception or broken
 property (after Hypothesis shrank it), else 0.
@@ -59,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="total generated inputs (default 100000)")
     parser.add_argument("--derandomize", action="store_true",
                         help="the same inputs every run")
+    parser.add_argument("--writebacks", type=int, default=30_000,
+                        help="write-backs of random valid states (default 30000; issue 15)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     n = args.examples
@@ -89,6 +95,22 @@ def main(argv: list[str] | None = None) -> int:
                   f"{type(exc).__name__}: {exc}")
             return 1
         print(f"  {name}: {counts[name]} inputs", flush=True)
+    if args.writebacks:
+        wb_stats: Counter[str] = Counter()
+        wb_cases = st.tuples(fuzzing.writeback_texts(), st.integers(0, 7), st.integers(1, 6),
+                             st.integers(1, 6))
+        try:
+            done = _part("write-backs", args.writebacks, wb_cases,
+                         fuzzing.check_writeback, wb_stats, seed)
+        except Exception as exc:  # the shrunk failing input was printed by Hypothesis
+            print(f"fuzz campaign FAILED in 'write-backs': {type(exc).__name__}: {exc}")
+            return 1
+        outside = wb_stats.pop("bytes outside changed values", 0)
+        print(f"  write-backs: {done} random valid states written back "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(wb_stats.items()))}); "
+              f"bytes changed outside the changed values: {outside}", flush=True)
+        if done < args.writebacks or outside:
+            return 1
     total = sum(counts.values())
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
     print(f"fuzz campaign: {total} inputs run in {time.monotonic() - started:.0f} s; "

@@ -558,3 +558,235 @@ def check_state_text(state: Any, stats: Counter[str]) -> None:
     stats["accepted"] += 1
     assert state_io.to_plain(doc.data) == state, "JSON state did not read back the same"
     check_text(to_yaml(state), "state", stats)
+
+
+# ---------------------------------------------------------------------------
+# Write-back (issue 15): random valid states written with random styles, a
+# random damage applied, the written text compared byte for byte.
+
+#: Names that other writers turn into other types or spellings.
+TRICKY_NAMES = ("+0x1", "-0x10", "25/2", "yes", "no", "on", "010", "1e3", "null", "~",
+                "a: b", "x # y", "it's", 'say "hi"', "Ayla", "Bram the Bold", "#hash",
+                "- dash", "@at", "tab\there", "é ü", "trailing ", " leading")
+
+
+@st.composite
+def writeback_states(draw: Any) -> dict[str, Any]:
+    """A state that keeps the semantic rules (V1, H4, H5, H8): HP within
+    0..max_hp, nobody Dying or Stable above 0 HP, players at 0 HP Dying and
+    Unconscious with at most 2 failures, enemies at 0 HP dead."""
+    entities = []
+    for i in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["player", "enemy"]))
+        max_hp = draw(st.integers(1, 40))
+        hp = draw(st.integers(0, max_hp))
+        e: dict[str, Any] = {"id": f"e{i}", "kind": kind, "hp": hp, "max_hp": max_hp}
+        if draw(st.booleans()):
+            e["name"] = draw(st.sampled_from(TRICKY_NAMES))
+        if draw(st.booleans()):
+            e["temp_hp"] = draw(st.integers(0, 6))
+        if draw(st.booleans()):
+            e["movement_max"] = draw(st.sampled_from([6, "25/2", 7.5, "10/3"]))
+        if draw(st.booleans()):
+            e["resistances"] = draw(st.lists(st.sampled_from(["fire", "frost", "acid"]),
+                                             max_size=2, unique=True))
+        if hp == 0 and kind == "player":
+            e["conditions"] = [{"name": "Dying", "source": "dying"},
+                               {"name": "Unconscious", "source": "dying"}]
+            e["death_saves"] = {"successes": draw(st.integers(0, 2)),
+                                "failures": draw(st.integers(0, 2))}
+        elif hp == 0:
+            e["dead"] = True
+            e["death"] = {"cause": "zero_hp"}
+        elif draw(st.booleans()):
+            e["conditions"] = [{"name": "Prone", "source": "shove"}]
+        entities.append(e)
+    state: dict[str, Any] = {}
+    if draw(st.booleans()):
+        state["description"] = draw(st.sampled_from(
+            ["a fight", "x" * 90 + "   three spaces " + "y" * 4100, "quoted: yes", "25/2"]))
+    if draw(st.booleans()):
+        state["round"] = draw(st.integers(1, 9))
+    state["entities"] = entities
+    return state
+
+
+@st.composite
+def writeback_texts(draw: Any) -> tuple[str, str]:
+    """``(text, format)``: a :func:`writeback_states` state written as YAML
+    with random comments, quoting, flow/block styles, indentation, line
+    endings and BOM, or as JSON with random indentation and separators."""
+    state = draw(writeback_states())
+    if draw(st.integers(0, 3)) == 0:
+        indent = draw(st.sampled_from([None, 1, 2, 4, "\t"]))
+        seps = draw(st.sampled_from([(",", ":"), (", ", ": "), (",", ": ")]))
+        return json.dumps(state, indent=indent, separators=seps, ensure_ascii=False), "json"
+    styles = st.sampled_from(["plain", "single", "double"])
+
+    def scalar(v: Any, flow: bool) -> str:
+        if isinstance(v, bool):
+            return draw(st.sampled_from(["true", "True"])) if v else "false"
+        if isinstance(v, (int, float)):
+            return str(v)
+        style = draw(styles)
+        from linguo_cli.writeback import _plain_ok
+
+        if style == "plain" and _plain_ok(v, flow) and len(v) < 100:
+            return str(v)
+        if style == "single" and "\t" not in v:
+            return "'" + v.replace("'", "''") + "'"
+        return json.dumps(v, ensure_ascii=False)
+
+    def flow(v: Any) -> str:
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k}: {flow(x)}" for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + ", ".join(flow(x) for x in v) + "]"
+        return scalar(v, True)
+
+    def comment() -> str:
+        return draw(st.sampled_from(["", "", "  # note", " # hp: 3, not: [this]"]))
+
+    mapping = draw(st.sampled_from([2, 4]))
+    offset = draw(st.sampled_from([0, 2]))
+    anchors: dict[int, str] = {}
+    lines = ["# a state" if draw(st.booleans()) else ""]
+
+    def block(d: dict[str, Any], col: int, first_prefix: str = "") -> list[str]:
+        out = []
+        for n, (k, v) in enumerate(d.items()):
+            pad = first_prefix if n == 0 and first_prefix else " " * col
+            if isinstance(v, (dict, list)) and v and draw(st.booleans()):
+                out.append(f"{pad}{k}:{comment()}")
+                if isinstance(v, dict):
+                    out += block(v, col + mapping)
+                else:
+                    for item in v:
+                        dash = " " * (col + offset) + "- "
+                        if isinstance(item, dict):
+                            out += block(item, col + offset + 2, dash)
+                        else:
+                            out.append(dash + scalar(item, False) + comment())
+            elif k == "hp" and d.get("max_hp") == v and draw(st.booleans()):
+                anchors[id(d)] = name = f"a{len(anchors)}"  # max_hp: an alias of hp
+                out.append(f"{pad}{k}: &{name} {v}{comment()}")
+            elif k == "max_hp" and id(d) in anchors:
+                out.append(f"{pad}{k}: *{anchors.pop(id(d))}{comment()}")
+            else:
+                out.append(f"{pad}{k}: {flow(v)}{comment()}")
+        return out
+
+    if draw(st.booleans()):
+        lines.append("---")
+    for k, v in state.items():
+        if k == "description" and len(v) < 100 and draw(st.booleans()):
+            lines.append(f"{k}: |{comment()}")  # a block scalar
+            lines.append(f"  {v}")
+        elif k != "entities":
+            lines.append(f"{k}: {scalar(v, False)}{comment()}")
+    lines.append("entities:")
+    for e in state["entities"]:
+        dash = " " * offset + "- "
+        if draw(st.booleans()):
+            lines.append(dash + flow(e) + comment())
+        else:
+            lines += block(e, offset + 2, dash)
+    nl = draw(st.sampled_from(["\n", "\r\n"]))
+    bom = "\ufeff" if draw(st.integers(0, 4)) == 0 else ""
+    return bom + nl.join(ln for ln in lines if ln or lines.index(ln) > 0) + nl, "yaml"
+
+
+def _changed_regions(doc: Any, old: Any, new: Any, path: tuple[Any, ...] = ()
+                     ) -> list[tuple[int, int]]:
+    """Spans of ``doc``'s text that may change: changed scalars, and the whole
+    node where a structure changed (keys added, a list resized, a type changed)."""
+    from linguo_cli.writeback import same
+
+    if same(old, new):
+        return []
+    spans = doc.spans()
+    start, end, _ = spans.values[path]
+    here = (spans.keys[path][0] if path in spans.keys else start,
+            end if end >= 0 else len(doc.text))
+    if isinstance(old, dict) and isinstance(new, dict):
+        if any(k not in old for k in new):
+            return [(start, len(doc.text) if not path else here[1])]
+        return [r for k in old for r in _changed_regions(doc, old[k], new[k], path + (k,))]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [r for i, (a, b) in enumerate(zip(old, new, strict=True))
+                for r in _changed_regions(doc, a, b, path + (i,))]
+    if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
+        return [here]
+    return [(start, max(end, doc.text.find("\n", start) if start == end else end))]
+
+
+def bytes_outside(old: str, new: str, regions: list[tuple[int, int]]) -> int:
+    """How many characters of ``old`` outside ``regions`` (``(start, end)``
+    offsets) are not kept, in order, in ``new``: the kept stretches must be
+    ``new``'s start, its end, and appear in between in their order; the text
+    between them (the regions' new text) is free."""
+    kept: list[str] = []
+    at = 0
+    for start, end in sorted(regions):
+        if start > at:
+            kept.append(old[at:start])
+        at = max(at, end)
+    tail = old[at:]
+    if not regions:
+        return 0 if old == new else len(old)
+    lost = 0
+    pos = 0
+    for n, piece in enumerate(kept):
+        found = new.find(piece, pos)
+        if found < 0 or (n == 0 and regions and sorted(regions)[0][0] > 0 and found != 0):
+            lost += len(piece)
+            continue
+        pos = found + len(piece)
+    if not new.endswith(tail) or len(new) - len(tail) < pos:
+        lost += len(tail)
+    return lost
+
+
+def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[str]) -> None:
+    """Apply ``damage`` or ``heal`` (``pick // 4`` even or odd; low tick, 2d6
+    with faces ``a, b``) to entity ``pick`` of a generated state text, as
+    ``run_state_request`` does, and check the text written back: it reads
+    back as the result's state, and differs from the original only inside
+    changed values (``stats["bytes outside changed values"]``)."""
+    from linguo_cli import requests, writeback
+    from linguo_cli.dice import ScriptedDice
+    from linguo_cli.model import Entity
+
+    (text, fmt), pick, a, b = case
+    doc = state_io.parse(text, NAME)
+    state_io.validate(doc, "state")
+    before = state_io.entities_of(doc)
+    target = list(before)[pick % len(before)]
+    kind = ("damage", "heal")[(pick // 4) % 2]
+    request = {"kind": kind, "tick": "low", "dice": "2d6", "modifiers": [],
+               "targets": [target], "state": state_io.to_plain(doc.data)}
+    try:
+        result = requests.resolve(request, ScriptedDice([a, b]))
+    except InputError:
+        stats["write-back refused by the rules"] += 1
+        return
+    after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
+    state_io.update_entities(doc, before, after)
+    new = state_io.to_plain(doc.data)
+    out, how = writeback.render(doc)
+    stats[f"write-backs {how}"] += 1
+    again = state_io.parse(out, NAME)
+    assert writeback.same(state_io.to_plain(again.data), new), "written state reads back different"
+    assert again.format == fmt
+    for d in result["state"]["entities"]:
+        got = Entity.from_dict(next(e for e in again.data["entities"] if e["id"] == d["id"]))
+        assert got == Entity.from_dict(d), f"entity {d['id']} reads back different"
+    if how == "rewritten":
+        return
+    bom = 1 if text.startswith("\ufeff") else 0
+    assert out.startswith("\ufeff") == bool(bom)
+    regions = _changed_regions(doc, doc.before, new)
+    outside = bytes_outside(doc.text, out[bom:], regions)
+    stats["bytes outside changed values"] += outside
+    assert outside == 0, (f"{outside} bytes changed outside the changed values:\n"
+                          f"{doc.text!r}\n{out!r}")
