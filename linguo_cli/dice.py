@@ -356,7 +356,8 @@ def _double_node(node: Node) -> Node:
     if isinstance(node, Neg):
         return Neg(_double_node(node.operand))
     if isinstance(node, BinOp):
-        return BinOp(node.op, _double_node(node.left), _double_node(node.right))
+        right = node.right if node.op == "/" else _double_node(node.right)
+        return BinOp(node.op, _double_node(node.left), right)
     return node
 
 
@@ -392,7 +393,8 @@ class DiceExpression:
         value of the dice exactly doubles, and the dice are rolled in the
         order of the doubled expression as written. In the extended notation
         every dice node is doubled in place: ``(1d4+1)*2`` ->
-        ``(1d4+1d4+1)*2``; constants, multipliers and divisors are not."""
+        ``(1d4+1d4+1)*2``; constants, multipliers and divisors are not (dice
+        in a divisor stay as they are: ``2d6/1d2`` -> ``(2d6+2d6)/1d2``)."""
         if self.tree is not None:
             tree = _double_node(self.tree)
             return DiceExpression(tuple(node_dice(tree)), 0, tree)

@@ -30,8 +30,8 @@ from dataclasses import replace
 from fractions import Fraction
 from math import comb
 
+from linguo_cli import dice as dice_mod
 from linguo_cli.dice import (
-    MAX_EXPLOSIONS,
     DiceExpression,
     DiceTerm,
     Neg,
@@ -121,7 +121,7 @@ def die_weights(term: DiceTerm, budget: _Budget | None = None) -> Weights:
     budget = budget or _Budget(term.text())
     ways, total = _before_explode(term)
     if term.explode is not None:
-        chain, ctotal = _chain(term.sides, term.explode, MAX_EXPLOSIONS, budget)
+        chain, ctotal = _chain(term.sides, term.explode, dice_mod.MAX_EXPLOSIONS, budget)
         out: dict[int, int] = {}
         budget.spend(len(ways) * len(chain))
         for v, w in ways.items():
@@ -275,7 +275,7 @@ def distribution(expr: DiceExpression) -> dict[int, Fraction]:
 
 
 def truncated_mass(expr: DiceExpression) -> Fraction:
-    """Probability that some exploding die reached :data:`MAX_EXPLOSIONS`
+    """Probability that some exploding die reached :data:`~linguo_cli.dice.MAX_EXPLOSIONS`
     extra faces with its last face still matching (0 without ``e``)."""
     stays = Fraction(1)
     for t in expr.terms:
@@ -285,7 +285,7 @@ def truncated_mass(expr: DiceExpression) -> Fraction:
         hit = Fraction(sum(w for v, w in ways.items() if matches(t.explode, v)), total)
         s = t.sides
         p = Fraction(sum(1 for f in range(1, s + 1) if matches(t.explode, f)), s)
-        stays *= (1 - hit * p**MAX_EXPLOSIONS) ** t.count
+        stays *= (1 - hit * p**dice_mod.MAX_EXPLOSIONS) ** t.count
     return 1 - stays
 
 
