@@ -261,7 +261,10 @@ class _Parser:
         if getattr(term, key) is not None:
             raise self.error(f"{op} given twice", at)
         value = self.integer(f"a value after {op}", d.MAX_CONSTANT, at)
-        return replace(term, minimum=value) if op == "mi" else replace(term, maximum=value)
+        term = replace(term, minimum=value) if op == "mi" else replace(term, maximum=value)
+        if term.minimum is not None and term.maximum is not None and term.minimum > term.maximum:
+            raise self.error(f"mi{term.minimum} is above ma{term.maximum}", at)
+        return term
 
     def selector(self, term: DiceTerm, chain: list[tuple[str, int]], op: str,
                  start: int, at: int) -> tuple[str, int]:
