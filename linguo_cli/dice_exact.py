@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from math import comb
+from functools import lru_cache
 
 from linguo_cli import dice as dice_mod
 from linguo_cli.dice import (
@@ -56,8 +56,10 @@ class _Budget:
         self.what = what
         self.done = 0
 
-    def spend(self, work: int) -> None:
-        self.done += work
+    def spend(self, work: int, total: int = 1) -> None:
+        """Count ``work`` steps on numbers up to ``total`` (each 1024 bits of
+        the numbers count as one more step: big integers cost more)."""
+        self.done += work * (1 + total.bit_length() // 1024)
         if self.done > MAX_WORK:
             raise InputError(Diagnostic(
                 "dice", "", f"{self.what} is too large to compute exactly (more than "
@@ -94,6 +96,7 @@ def _before_explode(term: DiceTerm) -> Weights:
             out[f] = out.get(f, 0) + hit_mass
         return out, total * len(allowed)
     out = {v: w * s for v, w in miss.items()}  # ra
+    _Budget(term.text()).spend(len(hit) * s)
     for v, w in hit.items():
         for f in range(1, s + 1):
             out[v + f] = out.get(v + f, 0) + w
@@ -105,7 +108,7 @@ def _chain(sides: int, compare: tuple[str, int], extra: int, budget: _Budget) ->
     ways, total = _fresh(sides)
     for _ in range(extra - 1):
         new: dict[int, int] = {}
-        budget.spend(sides * len(ways))
+        budget.spend(sides * len(ways), total * sides)
         for f in range(1, sides + 1):
             if matches(compare, f):
                 for x, w in ways.items():
@@ -123,7 +126,7 @@ def die_weights(term: DiceTerm, budget: _Budget | None = None) -> Weights:
     if term.explode is not None:
         chain, ctotal = _chain(term.sides, term.explode, dice_mod.MAX_EXPLOSIONS, budget)
         out: dict[int, int] = {}
-        budget.spend(len(ways) * len(chain))
+        budget.spend(len(ways) * len(chain), total * ctotal)
         for v, w in ways.items():
             if matches(term.explode, v):
                 for x, cw in chain.items():
@@ -163,7 +166,7 @@ def _die_expected(term: DiceTerm) -> Fraction:
 
 
 def _convolve(a: Weights, b: Weights, budget: _Budget) -> Weights:
-    budget.spend(len(a[0]) * len(b[0]))
+    budget.spend(len(a[0]) * len(b[0]), a[1] * b[1])
     out: dict[int, int] = {}
     for x, wx in a[0].items():
         for y, wy in b[0].items():
@@ -189,16 +192,22 @@ def _window_ways(die: Weights, count: int, low: int, high: int, budget: _Budget)
         w = ways[v]
         below -= w
         new: dict[tuple[int, int], int] = {}
-        budget.spend(len(states) * (count + 1))
+        budget.spend(4 * len(states) * (count + 1), total**count)
+        powers = [1]  # powers[j] = below ** j, grown as needed
         for (m, acc), sw in states.items():
             left = count - m
+            ways_k = sw  # sw * comb(left, k) * w ** k, updated as k grows
             for k in range(left + 1):
+                if k:
+                    ways_k = ways_k * (left - k + 1) * w // k
                 m2 = m + k
                 kept = max(0, min(m2, b) - max(m, a))
                 s2 = acc + kept * v
-                w2 = sw * comb(left, k) * w**k
+                w2 = ways_k
                 if m2 >= b:
-                    rest = below ** (count - m2)
+                    while len(powers) <= count - m2:
+                        powers.append(powers[-1] * below)
+                    rest = powers[count - m2]
                     if rest:
                         final[s2] = final.get(s2, 0) + w2 * rest
                 else:
@@ -238,7 +247,7 @@ def node_weights(node: Node, budget: _Budget) -> Weights:
         return {-v: w for v, w in ways.items()}, total
     a = node_weights(node.left, budget)
     b = node_weights(node.right, budget)
-    budget.spend(len(a[0]) * len(b[0]))
+    budget.spend(len(a[0]) * len(b[0]), a[1] * b[1])
     out: dict[int, int] = {}
     for x, wx in a[0].items():
         for y, wy in b[0].items():
@@ -311,6 +320,7 @@ def node_expected(node: Node) -> Fraction:
     return a + b if node.op == "+" else a - b if node.op == "-" else a * b
 
 
+@lru_cache(maxsize=256)
 def expected_value(expr: DiceExpression) -> Fraction:
     """Exact expected value of ``expr`` (rule T3 uses it)."""
     if expr.tree is not None:
@@ -319,8 +329,19 @@ def expected_value(expr: DiceExpression) -> Fraction:
 
 
 def _die_bounds(term: DiceTerm) -> tuple[int, int]:
-    ways, _ = die_weights(term)
-    return min(ways), max(ways)
+    """Smallest and largest value of one die (explosions at their bound),
+    without building an exploding die's distribution."""
+    if term.explode is None:
+        ways, _ = die_weights(term)
+        return min(ways), max(ways)
+    ways, _ = _before_explode(term)
+    compare = term.explode
+    lo, hi = 1, term.sides  # a last fresh face: it does not explode
+    for _ in range(dice_mod.MAX_EXPLOSIONS - 1):
+        lo = min(f + lo if matches(compare, f) else f for f in range(1, term.sides + 1))
+        hi = max(f + hi if matches(compare, f) else f for f in range(1, term.sides + 1))
+    return (min(v + lo if matches(compare, v) else v for v in ways),
+            max(v + hi if matches(compare, v) else v for v in ways))
 
 
 def node_bounds(node: Node) -> tuple[int, int]:
@@ -343,6 +364,7 @@ def node_bounds(node: Node) -> tuple[int, int]:
     return min(corners), max(corners)
 
 
+@lru_cache(maxsize=256)
 def bounds(expr: DiceExpression) -> tuple[int, int]:
     """(minimum, maximum) of the expression's total."""
     if expr.tree is not None:
