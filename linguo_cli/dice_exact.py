@@ -57,9 +57,9 @@ class _Budget:
         self.done = 0
 
     def spend(self, work: int, total: int = 1) -> None:
-        """Count ``work`` steps on numbers up to ``total`` (each 1024 bits of
+        """Count ``work`` steps on numbers up to ``total`` (each 256 bits of
         the numbers count as one more step: big integers cost more)."""
-        self.done += work * (1 + total.bit_length() // 1024)
+        self.done += work * (1 + total.bit_length() // 256)
         if self.done > MAX_WORK:
             raise InputError(Diagnostic(
                 "dice", "", f"{self.what} is too large to compute exactly (more than "

@@ -23,6 +23,7 @@ from typing import Any
 
 from linguo_cli import dice_exact
 from linguo_cli.dice import DiceSource, parse, roll
+from linguo_cli.errors import Diagnostic, InputError
 
 
 def resolve_dice_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
@@ -30,6 +31,16 @@ def resolve_dice_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
     (exit 3, field ``expression``) for notation it refuses or an exact
     distribution past its work bound, and :class:`~linguo_cli.errors.DiceError`
     when scripted faces do not fit."""
+    try:
+        return _resolve(request, dice)
+    except InputError as exc:
+        if any(d.field for d in exc.diagnostics):
+            raise
+        raise InputError([Diagnostic("dice notation", "expression", d.message)
+                          for d in exc.diagnostics]) from None
+
+
+def _resolve(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     from linguo_cli.odds import fraction_text, probability_dict
 
     expr = parse(str(request["expression"]), field="expression")

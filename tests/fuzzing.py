@@ -536,3 +536,33 @@ def check_state_text(state: Any, stats: Counter[str]) -> None:
     stats["accepted"] += 1
     assert state_io.to_plain(doc.data) == state, "JSON state did not read back the same"
     check_text(to_yaml(state), "state", stats)
+
+
+# ---------------------------------------------------------------------------
+# Dice notation (issue 17)
+
+_DICE_ATOMS = ("d6", "2d6", "4d6", "d%", "1d1", "3d4", "1000d1000", "1001d6", "0d6", "d0",
+               "7", "0", "99999999", "1000000")
+_DICE_SUFFIXES = ("kh1", "k2", "kl1", "dh1", "dl1", "kh9", "ro1", "rr<3", "rr<99", "ra>2",
+                  "e6", "e>3", "e>0", "mi2", "ma3", "mi9ma1", "[fire]", "[]", "p1", "cs>19",
+                  ">7", "<2", "=3", "ro", "e", "k")
+_DICE_GLUE = ("+", "-", "*", "/", "(", ")", " ", "--", "+-", "")
+
+
+@st.composite
+def dice_notations(draw: st.DrawFn) -> str:
+    """Dice notation, mostly near the grammar and its limits: atoms with
+    random operator suffixes, glued by operators and parentheses (some
+    unbalanced), sometimes deeply nested or very long."""
+    parts: list[str] = []
+    for _ in range(draw(st.integers(1, 8))):
+        parts.append(draw(st.sampled_from(_DICE_GLUE)))
+        atom = draw(st.sampled_from(_DICE_ATOMS))
+        atom += "".join(draw(st.lists(st.sampled_from(_DICE_SUFFIXES), max_size=3)))
+        parts.append(atom)
+    text = "".join(parts)
+    depth = draw(st.sampled_from([0, 0, 0, 5, 25, 100]))
+    text = "(" * depth + text + ")" * depth
+    if draw(st.integers(0, 9)) == 0:
+        text = "+".join([text] * draw(st.integers(2, 60)))
+    return text
