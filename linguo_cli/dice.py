@@ -12,16 +12,24 @@ Chance is an input. Every die is asked of a :class:`DiceSource`:
 Every source records the faces it handed out (:attr:`DiceSource.used`), so a
 result can list them and feeding them back as scripted faces replays it.
 
-Dice notation (own small grammar)::
+Dice notation: the notation players type into dice bots (grammar in
+:mod:`linguo_cli.dice_parse` and ``golden/README.md``, "Dice notation")::
 
-    expr  := term (("+" | "-") term)*
-    term  := INT | [INT] "d" INT [("kh" | "kl") INT]
+    2d6+1   d20-2   d%   4d6kh3   4d6k3   2d20kl1   4d6dl1   5d6kh4kl2
+    1d6ro1  2d6rr<3  1d6ra6  1d20e20  1d6e>4  8d6mi2  4d6ma5
+    (1d4+1)*2   3d6/2 (floor)   -(1d4+1)   1d8[fire]
 
-e.g. ``2d6+1``, ``4d6kh3``, ``d20 - 2``, ``3d8 + 1d4 + 2``. Limits: at most
-:data:`MAX_COUNT` dice in a term, :data:`MAX_SIDES` sides, :data:`MAX_TERMS`
-terms, :data:`MAX_EXPRESSION_LENGTH` characters, constants up to
-:data:`MAX_CONSTANT`, keep terms up to :data:`MAX_KEEP_WORK`. Expected values
-are exact :class:`~fractions.Fraction` values, never floats.
+Sums and differences only give the flat :class:`DiceExpression` (terms and a
+constant, the old grammar); ``*``, ``/`` and the parentheses they need keep a
+tree of :class:`Num`, :class:`Neg`, :class:`BinOp` and :class:`DiceTerm`
+nodes. Limits: at most :data:`MAX_COUNT` dice in a term, :data:`MAX_SIDES`
+sides, :data:`MAX_TERMS` dice terms, :data:`MAX_EXPRESSION_LENGTH`
+characters, constants up to :data:`MAX_CONSTANT`, plain keep terms up to
+:data:`MAX_KEEP_WORK`, :data:`MAX_NESTING` levels, :data:`MAX_REROLLS`
+rerolls (``rr``) and :data:`MAX_EXPLOSIONS` extra dice (``e``) per die,
+:data:`MAX_ROLLED_FACES` faces per roll. Expected values are exact
+:class:`~fractions.Fraction` values, never floats (exact distributions:
+:mod:`linguo_cli.dice_exact`).
 """
 
 from __future__ import annotations

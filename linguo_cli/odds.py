@@ -564,6 +564,13 @@ class DamageOdds:
             "minimum": min(self.per_attack),
             "maximum": max(self.per_attack),
         }
+        if any(t.explode for t in self.expression.terms):
+            # exploding dice: the distributions stop at the explosion bound; the
+            # mass beyond it (dice_expected_value is the unbounded closed form)
+            out["truncated_mass"] = {
+                "on_hit": fraction_text(dice_exact.truncated_mass(self.expression)),
+                "on_critical_hit": fraction_text(
+                    dice_exact.truncated_mass(self.expression.doubled()))}
         if distribution:
             out["distribution"] = [
                 {"amount": v, **probability_dict(p)} for v, p in self.per_attack.items()]

@@ -319,3 +319,31 @@ def test_ticks_accepts_the_extended_notation() -> None:
     assert run.json()["expected_value"] == "210/19"  # 21/2 * 20/19, no truncation
     run = run_cli("ticks", "(1d4+1)*2", "--json")
     assert run.json()["expected_value"] == "7"
+
+
+def test_ticks_help_shows_every_operator() -> None:
+    text = " ".join(run_cli("ticks", "--help").stdout.split())
+    for example in ("d%", "4d6k3", "2d20kl1", "4d6dh1", "4d6dl1", "5d6kh4kl2", "1d6ro1",
+                    "'2d6rr<3'", "1d6ra1", "1d20e20", "'1d6e>4'", "8d6mi2", "4d6ma5",
+                    "'(1d4+1)*2'", "3d6/2", "-1d4+5", "'1d8[fire]'"):
+        assert f"linguo ticks {example}" in text or example in text, example
+
+
+def test_odds_of_extended_notation_and_truncated_mass() -> None:
+    run = run_cli("odds", "attack", "--no-ac", "--damage-dice", "1d6e6+2", "--tick", "low",
+                  "--json")
+    assert run.exit_code == 0, run.stderr
+    dmg = run.json()["damage"]
+    assert dmg["dice_expected_value"] == "31/5"  # 7/2 / (5/6) + 2, no truncation
+    assert dmg["truncated_mass"]["on_hit"] == str(Fraction(1, 6) ** (dice.MAX_EXPLOSIONS + 1))
+    run = run_cli("odds", "attack", "--no-ac", "--damage-dice", "(1d4+1)*2", "--tick", "low",
+                  "--json")
+    assert run.json()["damage"]["expected"] == "7"
+    assert "truncated_mass" not in run.json()["damage"]
+
+
+def test_critical_damage_with_extended_notation() -> None:
+    r = resolve({"kind": "damage", "tick": "low", "dice": "(1d4+1)*2", "critical": True,
+                 "rolls": [1, 2]})
+    assert r["amount"] == 8  # (1 + 2 + 1) x 2
+    assert r["rolled_dice"] == "(1d4+1d4+1)*2"
