@@ -460,6 +460,29 @@ class DiceExpression:
         return sum(t.count for t in self.terms)
 
 
+def _as_node(expr: DiceExpression) -> Node:
+    if expr.tree is not None:
+        return expr.tree
+    node: Node | None = None
+    for t in expr.terms:
+        part: Node = replace(t, sign=1) if t.sign > 0 else Neg(replace(t, sign=1))
+        node = part if node is None else BinOp("+", node, part)
+    if node is None:
+        return Num(expr.constant)
+    if expr.constant:
+        node = BinOp("+" if expr.constant > 0 else "-", node, Num(abs(expr.constant)))
+    return node
+
+
+def added(base: DiceExpression, extra: DiceExpression, times: int) -> DiceExpression:
+    """``base + extra + ... + extra`` (``times`` copies) as one extended
+    expression tree (used for upcast dice when either side has a tree)."""
+    node = _as_node(base)
+    for _ in range(times):
+        node = BinOp("+", node, _as_node(extra))
+    return DiceExpression(tuple(node_dice(node)), 0, node)
+
+
 def _kept(t: DiceTerm) -> int:
     return t.keep[1] if t.keep else t.count
 

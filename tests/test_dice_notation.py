@@ -347,3 +347,13 @@ def test_critical_damage_with_extended_notation() -> None:
                  "rolls": [1, 2]})
     assert r["amount"] == 8  # (1 + 2 + 1) x 2
     assert r["rolled_dice"] == "(1d4+1d4+1)*2"
+
+
+def test_upcast_dice_keep_their_operators() -> None:
+    from linguo_cli.idioms import add_dice
+
+    assert add_dice(parse("2d6ro1"), parse("1d6"), 2).text() == "2d6ro1+2d6"
+    assert add_dice(parse("2d4+1"), parse("1d4"), 2).text() == "4d4+1"
+    tree = add_dice(parse("(1d4+1)*2"), parse("1d4-1"), 2)
+    assert tree.text() == "(1d4+1)*2+(1d4-1)+(1d4-1)"
+    assert tree.expected_value() == 7 + 2 * Fraction(3, 2)
