@@ -293,6 +293,8 @@ def requests_of(draw: Any, kind: str) -> dict[str, Any]:
         return req
     req.pop("rolls", None)
     req.pop("seed", None)
+    if isinstance(req.get("test"), dict):  # odds: the nested test rolls no die
+        req["test"].pop("rolls", None)
     if "state" in req:
         fix_state(req["state"])
         ents = req["state"].get("entities") if isinstance(req["state"], dict) else None
