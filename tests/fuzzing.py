@@ -543,26 +543,42 @@ def check_state_text(state: Any, stats: Counter[str]) -> None:
 # ---------------------------------------------------------------------------
 # Dice notation (issue 17)
 
-_DICE_ATOMS = ("d6", "2d6", "4d6", "d%", "1d1", "3d4", "1000d1000", "1001d6", "0d6", "d0",
-               "7", "0", "99999999", "1000000")
-_DICE_SUFFIXES = ("kh1", "k2", "kl1", "dh1", "dl1", "kh9", "ro1", "rr<3", "rr<99", "ra>2",
-                  "e6", "e>3", "e>0", "mi2", "ma3", "mi9ma1", "[fire]", "[]", "p1", "cs>19",
-                  ">7", "<2", "=3", "ro", "e", "k")
-_DICE_GLUE = ("+", "-", "*", "/", "(", ")", " ", "--", "+-", "")
+_DICE_ATOMS = ("d6", "2d6", "4d6", "d%", "1d1", "3d4", "2d2", "1000d1000", "7", "0", "1000000")
+_DICE_BAD_ATOMS = ("1001d6", "0d6", "d0", "99999999", "d", "")
+_DICE_STAGES = (("ro1", "rr<3", "ra>2", "rr<99", "rr1", "ro>1"), ("e6", "e>3", "e>0", "e2"),
+                ("mi2", "ma3", "mi9ma1", "mi1ma2"), ("kh1", "k2", "kl1", "dh1", "dl1", "kh9"),
+                ("[fire]", "[cold]", "[]"))
+_DICE_BAD_SUFFIXES = ("p1", "cs>19", ">7", "<2", "=3", "ro", "e", "k", "kh0", "[x")
+_DICE_OPS = ("+", "-", "*", "/")
+_DICE_BAD_GLUE = ("(", ")", " ", "--", "+-", "", "**")
+
+
+@st.composite
+def _dice_atom(draw: st.DrawFn) -> str:
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(_DICE_BAD_ATOMS))
+    atom = draw(st.sampled_from(_DICE_ATOMS))
+    if "d" in atom:
+        for stage in _DICE_STAGES:
+            if draw(st.integers(0, 2)) == 0:
+                atom += draw(st.sampled_from(stage))
+    if draw(st.integers(0, 9)) == 0:
+        atom += draw(st.sampled_from(_DICE_BAD_SUFFIXES))
+    if draw(st.integers(0, 5)) == 0:
+        atom = f"({atom}{draw(st.sampled_from(_DICE_OPS))}{draw(st.sampled_from(_DICE_ATOMS))})"
+    return ("-" if draw(st.integers(0, 5)) == 0 else "") + atom
 
 
 @st.composite
 def dice_notations(draw: st.DrawFn) -> str:
-    """Dice notation, mostly near the grammar and its limits: atoms with
-    random operator suffixes, glued by operators and parentheses (some
-    unbalanced), sometimes deeply nested or very long."""
-    parts: list[str] = []
-    for _ in range(draw(st.integers(1, 8))):
-        parts.append(draw(st.sampled_from(_DICE_GLUE)))
-        atom = draw(st.sampled_from(_DICE_ATOMS))
-        atom += "".join(draw(st.lists(st.sampled_from(_DICE_SUFFIXES), max_size=3)))
-        parts.append(atom)
-    text = "".join(parts)
+    """Dice notation, mostly valid and near the grammar's limits: atoms with
+    operators in grammar order (sometimes a wrong one), glued by arithmetic
+    (sometimes broken glue), sometimes deeply nested or very long."""
+    text = draw(_dice_atom())
+    for _ in range(draw(st.integers(0, 6))):
+        glue = (draw(st.sampled_from(_DICE_BAD_GLUE)) if draw(st.integers(0, 9)) == 0
+                else draw(st.sampled_from(_DICE_OPS)))
+        text += glue + draw(_dice_atom())
     depth = draw(st.sampled_from([0, 0, 0, 5, 25, 100]))
     text = "(" * depth + text + ")" * depth
     if draw(st.integers(0, 9)) == 0:

@@ -28,9 +28,16 @@ def test_any_notation_is_parsed_or_refused_quickly(text: str, seed: int) -> None
         assert exc.code == 3
         assert exc.diagnostics[0].message.startswith("column ")
         return
+    assert parse(expr.text()) == expr  # the canonical text reads back the same
     src = SeededDice(seed)
     result = roll(expr, src)
     assert expr.minimum() <= result.total <= expr.maximum()
+    if expr.tree is None:  # flat: the total is the sum of what the kept faces count as
+        counted = 0
+        for r in result.rolls:
+            counted += r.term.sign * sum(int(str(f.get("counts_as", f["face"])))
+                                         for f in r.records if f["kept"])
+        assert counted + expr.constant == result.total
     again = ScriptedDice(list(src.used))
     assert roll(expr, again).total == result.total
     again.finish()
