@@ -357,3 +357,18 @@ def test_upcast_dice_keep_their_operators() -> None:
     tree = add_dice(parse("(1d4+1)*2"), parse("1d4-1"), 2)
     assert tree.text() == "(1d4+1)*2+(1d4-1)+(1d4-1)"
     assert tree.expected_value() == 7 + 2 * Fraction(3, 2)
+
+
+def test_readme_roll_lines_run() -> None:
+    import shlex
+
+    from .conftest import ROOT
+
+    lines = [line.split("  #")[0] for line in (ROOT / "README.md").read_text(
+        encoding="utf-8").splitlines() if line.startswith("linguo roll ")]
+    assert len(lines) >= 5
+    for line in lines:
+        args = shlex.split(line)[1:]
+        run = run_cli(*args)
+        assert run.exit_code == (3 if "10d10>7" in line else 0), (line, run.stderr)
+    assert "= 14" in run_cli("roll", "4d6dl1", "--rolls", "3,5,1,6").stdout
