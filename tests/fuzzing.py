@@ -293,8 +293,12 @@ def requests_of(draw: Any, kind: str) -> dict[str, Any]:
         return req
     req.pop("rolls", None)
     req.pop("seed", None)
-    if isinstance(req.get("test"), dict):  # odds: the nested test rolls no die
-        req["test"].pop("rolls", None)
+    test = req.get("test")
+    if isinstance(test, dict):  # odds: the nested test rolls no die, one DC
+        test.pop("rolls", None)
+        test.pop("seed", None)
+        if "dc" in test:
+            test.pop("idiom_dc", None)
     if "state" in req:
         fix_state(req["state"])
         ents = req["state"].get("entities") if isinstance(req["state"], dict) else None
