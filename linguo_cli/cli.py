@@ -938,8 +938,22 @@ def odds_save(
     _run_odds(req, as_json=json_, explain=explain)
 
 
-@app.command("ticks", epilog="Examples: linguo ticks 2d6+1 | linguo ticks 3d6 --tick low | "
-             "linguo ticks --suggest moderate | linguo ticks 2d8 --healing --tick moderate")
+#: One example of every operator of the dice notation (``linguo ticks --help``).
+NOTATION_EXAMPLES = (
+    "d% (d100)", "4d6k3 (= kh3)", "2d20kl1", "4d6dh1", "4d6dl1", "5d6kh4kl2 (chained)",
+    "1d6ro1 (reroll once)", "'2d6rr<3' (reroll while)", "1d6ra1 (reroll and add)",
+    "1d20e20 (explode)", "'1d6e>4'", "8d6mi2", "4d6ma5", "'(1d4+1)*2'", "3d6/2 (floor)",
+    "-- -1d4+5 (unary minus)", "'1d8[fire]' (annotation)")
+
+
+def _ticks_epilog() -> str:
+    examples = ["linguo ticks 2d6+1", "linguo ticks 3d6 --tick low",
+                "linguo ticks --suggest moderate", "linguo ticks 2d8 --healing --tick moderate"]
+    examples += [f"linguo ticks {e.split(' (')[0]}" for e in NOTATION_EXAMPLES]
+    return "Examples: " + " | ".join(examples)
+
+
+@app.command("ticks", epilog=_ticks_epilog())
 def ticks_command(
     expr: Annotated[str | None, typer.Argument(
         metavar="DICE", help="Dice notation, e.g. 2d6+1 or 4d6kh3.")] = None,
@@ -974,6 +988,33 @@ def ticks_command(
     if healing:
         req["healing"] = True
     run_request(req, name="<options>", as_json=json_, explain=explain)
+
+
+@app.command("roll", epilog="Examples: linguo roll 4d6dl1 --rolls 3,5,1,6 | "
+             "linguo roll '2d6rr<3' --distribution | linguo roll '(1d4+1)*2' --crit. "
+             "Notation: 2d6+1 " + " ".join(NOTATION_EXAMPLES))
+def roll_command(
+    expr: Annotated[str, typer.Argument(
+        metavar="EXPR", help="Dice notation, e.g. 4d6dl1, 1d20e20 or (1d4+1)*2.")],
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    distribution: Annotated[bool, typer.Option(
+        "--distribution", help="Also print the exact distribution of the total.")] = False,
+    crit: Annotated[bool, typer.Option(
+        "--crit", help="Roll the critical-hit expression (T5: every dice node doubled).")
+    ] = False,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Roll any dice notation (request kind dice): total, every face with its
+    kept/dropped/rerolled/exploded marks, exact expected value, minimum and maximum."""
+    req: dict[str, Any] = {"kind": "dice", "expression": expr}
+    if distribution:
+        req["distribution"] = True
+    if crit:
+        req["critical"] = True
+    run_request(req, name="<options>", as_json=json_, explain=explain,
+                dice=dice_from_options(rolls, seed))
 
 
 # ---------------------------------------------------------------------------

@@ -872,6 +872,21 @@ def _expression(request: Mapping[str, Any]) -> DiceExpression | None:
     return None if text is None else parse_dice(str(text), field="dice")
 
 
+def annotated_damage_type(expr: DiceExpression | None, given: str | None) -> str | None:
+    """The damage type of a roll: a Linguomancy damage roll has one. An
+    annotation (``1d8[fire]``) sets it where the request gives none; two
+    different annotations, or one that differs from ``given``, are invalid
+    input (:class:`InputError`, exit 3, field ``dice``)."""
+    labels = expr.labels() if expr is not None else []
+    if len(labels) > 1:
+        raise InputError(Diagnostic("request", "dice", "a damage roll has one damage type; "
+                                    f"the dice are annotated {', '.join(labels)}"))
+    if labels and given is not None and labels[0] != given:
+        raise InputError(Diagnostic("request", "dice", f"the annotation [{labels[0]}] "
+                                    f"contradicts damage_type {given!r}"))
+    return given if given is not None else (labels[0] if labels else None)
+
+
 def resolve_damage_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     """Handler of kind ``damage``: one roll (T3-T5) shared by every target
     (T6), then R1-R3 and H1/H4/H5/H7 per target when a state is given."""
@@ -880,7 +895,7 @@ def resolve_damage_request(request: Mapping[str, Any], dice: DiceSource) -> dict
     entities, targets = _state_and_targets(request)
     critical = bool(request.get("critical"))
     nonlethal = bool(request.get("nonlethal"))
-    damage_type = request.get("damage_type")
+    damage_type = annotated_damage_type(expr, request.get("damage_type"))
     rolled = roll_amount(
         expr, tick=tick, ability_modifier=int(request.get("potential", 0)),
         modifiers=_modifiers(request.get("modifiers")), critical=critical, dice=dice,

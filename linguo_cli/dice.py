@@ -12,22 +12,30 @@ Chance is an input. Every die is asked of a :class:`DiceSource`:
 Every source records the faces it handed out (:attr:`DiceSource.used`), so a
 result can list them and feeding them back as scripted faces replays it.
 
-Dice notation (own small grammar)::
+Dice notation: the notation players type into dice bots (grammar in
+:mod:`linguo_cli.dice_parse` and ``golden/README.md``, "Dice notation")::
 
-    expr  := term (("+" | "-") term)*
-    term  := INT | [INT] "d" INT [("kh" | "kl") INT]
+    2d6+1   d20-2   d%   4d6kh3   4d6k3   2d20kl1   4d6dl1   5d6kh4kl2
+    1d6ro1  2d6rr<3  1d6ra6  1d20e20  1d6e>4  8d6mi2  4d6ma5
+    (1d4+1)*2   3d6/2 (floor)   -(1d4+1)   1d8[fire]
 
-e.g. ``2d6+1``, ``4d6kh3``, ``d20 - 2``, ``3d8 + 1d4 + 2``. Limits: at most
-:data:`MAX_COUNT` dice in a term, :data:`MAX_SIDES` sides, :data:`MAX_TERMS`
-terms, :data:`MAX_EXPRESSION_LENGTH` characters, constants up to
-:data:`MAX_CONSTANT`, keep terms up to :data:`MAX_KEEP_WORK`. Expected values
-are exact :class:`~fractions.Fraction` values, never floats.
+Sums and differences only give the flat :class:`DiceExpression` (terms and a
+constant, the old grammar); ``*``, ``/`` and the parentheses they need keep a
+tree of :class:`Num`, :class:`Neg`, :class:`BinOp` and :class:`DiceTerm`
+nodes. Limits: at most :data:`MAX_COUNT` dice in a term, :data:`MAX_SIDES`
+sides, :data:`MAX_TERMS` dice terms, :data:`MAX_EXPRESSION_LENGTH`
+characters, constants up to :data:`MAX_CONSTANT`, plain keep terms up to
+:data:`MAX_KEEP_WORK`, :data:`MAX_NESTING` levels, :data:`MAX_REROLLS`
+rerolls (``rr``) and :data:`MAX_EXPLOSIONS` extra dice (``e``) per die,
+:data:`MAX_ROLLED_FACES` faces per roll. Expected values are exact
+:class:`~fractions.Fraction` values, never floats (exact distributions:
+:mod:`linguo_cli.dice_exact`).
 """
 
 from __future__ import annotations
 
 import random
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -66,6 +74,23 @@ class DiceSource:
         """
         face = self._draw(sides)
         self.used.append(face)
+        return face
+
+    def roll_among(self, sides: int, allowed: list[int]) -> int:
+        """Roll one die with ``sides`` faces that must show one of ``allowed``
+        (the last ``rr`` reroll at its bound :data:`MAX_REROLLS`): random
+        sources draw uniformly among them, scripted faces must be one of them
+        (else :class:`DiceError`)."""
+        face = self._draw_among(sides, allowed)
+        self.used.append(face)
+        return face
+
+    def _draw_among(self, sides: int, allowed: list[int]) -> int:
+        face = self._draw(sides)
+        if face not in allowed:
+            raise DiceError(
+                f"face {face} of a d{sides} is the last reroll allowed ({MAX_REROLLS}) and "
+                f"must stop it: one of {_faces_text(tuple(allowed))}")
         return face
 
     def _draw(self, sides: int) -> int:  # pragma: no cover - abstract
@@ -127,6 +152,9 @@ class SeededDice(DiceSource):
     def _draw(self, sides: int) -> int:
         return self._rng.randint(1, sides)
 
+    def _draw_among(self, sides: int, allowed: list[int]) -> int:
+        return self._rng.choice(allowed)
+
 
 class SystemDice(DiceSource):
     """Faces from the operating system's randomness (``random.SystemRandom``)."""
@@ -137,6 +165,9 @@ class SystemDice(DiceSource):
 
     def _draw(self, sides: int) -> int:
         return self._rng.randint(1, sides)
+
+    def _draw_among(self, sides: int, allowed: list[int]) -> int:
+        return self._rng.choice(allowed)
 
 
 def make_source(rolls: list[int] | None = None, seed: int | None = None) -> DiceSource:
@@ -161,34 +192,198 @@ def face_record(sides: int, face: int, kept: bool = True) -> dict[str, object]:
 # ---------------------------------------------------------------------------
 # Dice notation
 
+#: ``rr``: at most this many rerolls of one die; the last one is drawn among the
+#: faces that stop it, so the distribution stays exactly the conditional one.
+MAX_REROLLS = 20
+#: ``e``: at most this many extra dice per die; a face that would explode past
+#: it counts but does not explode (exact distributions report that mass).
+MAX_EXPLOSIONS = 20
+#: Largest number of faces one evaluation can consume (every die with its
+#: rerolls and explosions at their bounds); plain dice never reach it.
+MAX_ROLLED_FACES = MAX_TERMS * MAX_COUNT
+#: Deepest nesting of parentheses and unary minus.
+MAX_NESTING = 20
+#: Longest annotation (``[fire]``) in characters.
+MAX_LABEL = 30
+
+_COMPARE_TEXT = {"=": "", "<": "<", ">": ">"}
+
+
+def matches(compare: tuple[str, int], value: int) -> bool:
+    """Whether ``value`` satisfies a comparison ``("=", 1)`` (``1``), ``("<", 3)``
+    (``<3``: strictly less) or ``(">", 5)`` (``>5``: strictly greater)."""
+    op, n = compare
+    return value == n if op == "=" else (value < n if op == "<" else value > n)
+
+
+def _compare_text(compare: tuple[str, int]) -> str:
+    return f"{_COMPARE_TEXT[compare[0]]}{compare[1]}"
+
 
 @dataclass(frozen=True, slots=True)
 class DiceTerm:
     """``count`` dice of ``sides`` faces, added (``sign`` +1) or subtracted (-1).
 
-    ``keep`` is ``None`` (keep all) or ``("h"|"l", n)``: keep the n highest or
-    lowest faces.
+    ``keep`` is ``None`` or ``("h"|"l", n)``: keep the n highest or lowest faces
+    (the old grammar's only selector). The extended notation adds, applied to
+    each die in this order: ``reroll`` ``("ro"|"rr"|"ra", compare)``,
+    ``explode`` (a compare), ``minimum``/``maximum`` (``miN``/``maN``), then
+    ``select``: a chain of ``("kh"|"kl"|"dh"|"dl", n)`` over the dice values
+    (used instead of ``keep`` when the chain is not a single kh/kl).
+    ``label`` is an annotation (``[fire]``). A compare is ``("=", n)``,
+    ``("<", n)`` or ``(">", n)``, strict.
     """
 
     sign: int
     count: int
     sides: int
     keep: tuple[str, int] | None = None
+    reroll: tuple[str, tuple[str, int]] | None = None
+    explode: tuple[str, int] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    select: tuple[tuple[str, int], ...] = ()
+    label: str | None = None
+
+    @property
+    def plain(self) -> bool:
+        """True for the old grammar's terms (``NdS`` with at most one kh/kl)."""
+        return (self.reroll is None and self.explode is None and self.minimum is None
+                and self.maximum is None and not self.select)
+
+    def selectors(self) -> tuple[tuple[str, int], ...]:
+        """The keep/drop chain, ``keep`` included: e.g. ``(("kh", 3),)``."""
+        return (("k" + self.keep[0], self.keep[1]),) if self.keep else self.select
+
+    def window(self) -> tuple[int, int]:
+        """The kept ranks ``[low, high)`` of the dice sorted by value ascending."""
+        low, high = 0, self.count
+        for op, n in self.selectors():
+            if op == "kh":
+                low = high - n
+            elif op == "kl":
+                high = low + n
+            elif op == "dh":
+                high -= n
+            else:
+                low += n
+        return low, high
+
+    def kept_count(self) -> int:
+        """How many dice count towards the total."""
+        low, high = self.window()
+        return high - low
 
     def text(self) -> str:
-        k = f"k{self.keep[0]}{self.keep[1]}" if self.keep else ""
-        return f"{self.count}d{self.sides}{k}"
+        """Canonical notation of the term without its sign, e.g. ``4d6ro1kh3``."""
+        out = f"{self.count}d{self.sides}"
+        if self.reroll:
+            out += self.reroll[0] + _compare_text(self.reroll[1])
+        if self.explode:
+            out += "e" + _compare_text(self.explode)
+        if self.minimum is not None:
+            out += f"mi{self.minimum}"
+        if self.maximum is not None:
+            out += f"ma{self.maximum}"
+        out += "".join(f"{op}{n}" for op, n in self.selectors())
+        return out + (f"[{self.label}]" if self.label else "")
+
+    def faces_bound(self) -> int:
+        """Most faces one roll of this term can consume."""
+        extra = 0
+        if self.reroll:
+            extra += MAX_REROLLS if self.reroll[0] == "rr" else 1
+        if self.explode:
+            extra += MAX_EXPLOSIONS
+        return self.count * (1 + extra)
+
+
+# Tree nodes of the extended notation (parentheses, * and /).
+@dataclass(frozen=True, slots=True)
+class Num:
+    """An integer constant."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """Unary minus."""
+
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """``left op right`` with ``op`` one of ``+ - * /`` (``/``: floor division,
+    rounding toward negative infinity)."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+Node = Num | Neg | BinOp | DiceTerm
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def node_text(node: Node) -> str:
+    """Canonical text of a tree node, with the parentheses precedence needs."""
+    if isinstance(node, Num):
+        return str(node.value)
+    if isinstance(node, DiceTerm):
+        return ("-" if node.sign < 0 else "") + node.text()
+    if isinstance(node, Neg):
+        inner = node_text(node.operand)
+        return f"-({inner})" if isinstance(node.operand, (BinOp, Neg)) else f"-{inner}"
+    prec = _PRECEDENCE[node.op]
+    left, right = node_text(node.left), node_text(node.right)
+    if isinstance(node.left, BinOp) and _PRECEDENCE[node.left.op] < prec:
+        left = f"({left})"
+    if isinstance(node.right, BinOp) and _PRECEDENCE[node.right.op] <= prec:
+        right = f"({right})"
+    elif isinstance(node.right, (Neg, DiceTerm)) and right.startswith("-"):
+        right = f"({right})"
+    return f"{left}{node.op}{right}"
+
+
+def node_dice(node: Node) -> list[DiceTerm]:
+    """Every dice term of a tree, left to right (the order they are rolled)."""
+    if isinstance(node, DiceTerm):
+        return [node]
+    if isinstance(node, Neg):
+        return node_dice(node.operand)
+    if isinstance(node, BinOp):
+        return node_dice(node.left) + node_dice(node.right)
+    return []
+
+
+def _double_node(node: Node) -> Node:
+    if isinstance(node, DiceTerm):
+        return BinOp("+", node, node)
+    if isinstance(node, Neg):
+        return Neg(_double_node(node.operand))
+    if isinstance(node, BinOp):
+        right = node.right if node.op == "/" else _double_node(node.right)
+        return BinOp(node.op, _double_node(node.left), right)
+    return node
 
 
 @dataclass(frozen=True, slots=True)
 class DiceExpression:
-    """A parsed dice expression: dice terms plus one integer constant."""
+    """A parsed dice expression: dice terms plus one integer constant (the
+    flat grammar: sums and differences only), or, for the extended notation
+    with parentheses, ``*`` or ``/``, a ``tree`` (then ``terms`` lists its dice
+    terms left to right and ``constant`` is 0)."""
 
     terms: tuple[DiceTerm, ...]
     constant: int = 0
+    tree: Node | None = None
 
     def text(self) -> str:
-        """Canonical notation, e.g. ``2d6+1`` or ``4d6kh3-2``."""
+        """Canonical notation, e.g. ``2d6+1``, ``4d6kh3-2`` or ``(1d4+1)*2``."""
+        if self.tree is not None:
+            return node_text(self.tree)
         parts: list[str] = []
         for t in self.terms:
             sign = "-" if t.sign < 0 else ("+" if parts else "")
@@ -204,11 +399,36 @@ class DiceExpression:
         it; the constant is unchanged. ``4d6kh3`` -> ``4d6kh3+4d6kh3`` (not
         ``8d6kh6``), ``3d6-1d4+1`` -> ``3d6+3d6-1d4-1d4+1``. So the expected
         value of the dice exactly doubles, and the dice are rolled in the
-        order of the doubled expression as written."""
+        order of the doubled expression as written. In the extended notation
+        every dice node is doubled in place: ``(1d4+1)*2`` ->
+        ``(1d4+1d4+1)*2``; constants, multipliers and divisors are not (dice
+        in a divisor stay as they are: ``2d6/1d2`` -> ``(2d6+2d6)/1d2``)."""
+        if self.tree is not None:
+            tree = _double_node(self.tree)
+            return DiceExpression(tuple(node_dice(tree)), 0, tree)
         return replace(self, terms=tuple(t for t in self.terms for _ in range(2)))
 
+    def labels(self) -> list[str]:
+        """The distinct annotations (``[fire]``) in order of appearance."""
+        out: list[str] = []
+        for t in self.terms:
+            if t.label and t.label not in out:
+                out.append(t.label)
+        return out
+
+    @property
+    def plain(self) -> bool:
+        """True for the old grammar (flat, every term plain)."""
+        return self.tree is None and all(t.plain for t in self.terms)
+
     def expected_value(self) -> Fraction:
-        """The exact expected value of the expression (rule T3 uses it)."""
+        """The exact expected value of the expression (rule T3 uses it); for
+        exploding dice the closed form without the depth bound. Raises
+        :class:`InputError` when it is too large to compute exactly."""
+        if not self.plain:
+            from linguo_cli import dice_exact
+
+            return dice_exact.expected_value(self)
         total = Fraction(self.constant)
         for t in self.terms:
             total += t.sign * _term_expected(t)
@@ -216,19 +436,51 @@ class DiceExpression:
 
     def minimum(self) -> int:
         """The smallest total the expression can give."""
+        if not self.plain:
+            from linguo_cli import dice_exact
+
+            return dice_exact.bounds(self)[0]
         return self.constant + sum(
             (_kept(t) if t.sign > 0 else -_kept(t) * t.sides) for t in self.terms
         )
 
     def maximum(self) -> int:
-        """The largest total the expression can give."""
+        """The largest total the expression can give (exploding dice at their
+        depth bound :data:`MAX_EXPLOSIONS`)."""
+        if not self.plain:
+            from linguo_cli import dice_exact
+
+            return dice_exact.bounds(self)[1]
         return self.constant + sum(
             (_kept(t) * t.sides if t.sign > 0 else -_kept(t)) for t in self.terms
         )
 
     def dice_count(self) -> int:
-        """How many dice one evaluation rolls."""
+        """How many dice one evaluation rolls (before rerolls and explosions)."""
         return sum(t.count for t in self.terms)
+
+
+def _as_node(expr: DiceExpression) -> Node:
+    if expr.tree is not None:
+        return expr.tree
+    node: Node | None = None
+    for t in expr.terms:
+        part: Node = replace(t, sign=1) if t.sign > 0 else Neg(replace(t, sign=1))
+        node = part if node is None else BinOp("+", node, part)
+    if node is None:
+        return Num(expr.constant)
+    if expr.constant:
+        node = BinOp("+" if expr.constant > 0 else "-", node, Num(abs(expr.constant)))
+    return node
+
+
+def added(base: DiceExpression, extra: DiceExpression, times: int) -> DiceExpression:
+    """``base + extra + ... + extra`` (``times`` copies) as one extended
+    expression tree (used for upcast dice when either side has a tree)."""
+    node = _as_node(base)
+    for _ in range(times):
+        node = BinOp("+", node, _as_node(extra))
+    return DiceExpression(tuple(node_dice(node)), 0, node)
 
 
 def _kept(t: DiceTerm) -> int:
@@ -279,110 +531,48 @@ def _keep_highest_expected(n: int, k: int, s: int) -> Fraction:
     return Fraction(total, sn) + k
 
 
-_TOKEN = re.compile(
-    r"\s*(?:(?P<dice>(?P<count>\d*)[dD](?P<sides>\d+)(?:(?P<keep>k[hl])(?P<keepn>\d+))?)"
-    r"|(?P<int>\d+)|(?P<op>[+-]))"
-)
-
-
 def parse(text: str, *, field: str = "dice") -> DiceExpression:
-    """Parse dice notation; raises :class:`InputError` naming the column.
+    """Parse dice notation; raises :class:`InputError` (exit 3) naming the column.
 
     ``field`` names where the text came from (a field path or option name)
     so the error can point at it: ``dice: column 4: expected a number of sides``.
-    Parsed expressions are frozen and remembered, so a batch that names the
-    same dice again does not parse them again.
+    The grammar (EBNF in ``golden/README.md``, "Dice notation") is in
+    :mod:`linguo_cli.dice_parse`. Parsed expressions are frozen and
+    remembered, so a batch that names the same dice again does not parse them
+    again.
     """
     if not isinstance(text, str):
-        raise _notation_error(field, 1, "dice notation must be a string")
+        raise notation_error(field, 1, "dice notation must be a string")
     return _parse(text, field)
 
 
 @lru_cache(maxsize=1024)
 def _parse(text: str, field: str) -> DiceExpression:
-    if len(text) > MAX_EXPRESSION_LENGTH:
-        raise _notation_error(
-            field, MAX_EXPRESSION_LENGTH + 1,
-            f"dice notation longer than {MAX_EXPRESSION_LENGTH} characters",
-        )
-    terms: list[DiceTerm] = []
-    constant = 0
-    pos = 0
-    sign = 1
-    expect_term = True
-    seen_any = False
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            break
-        m = _TOKEN.match(text, pos)
-        leading_sign = m is not None and m.group("op") is not None and not seen_any and sign == 1
-        if leading_sign and m is not None and m.group("op") == "-":
-            sign = -1  # a leading minus, as in -1d4+5
-            pos = m.end()
-            continue
-        if m is None or (m.group("op") is None) != expect_term:
-            what = "a term such as 2d6 or 3" if expect_term else "'+' or '-'"
-            raise _notation_error(field, pos + 1, f"expected {what}, found {text[pos]!r}")
-        col = m.start() + (len(m.group(0)) - len(m.group(0).lstrip())) + 1
-        if m.group("op"):
-            sign = 1 if m.group("op") == "+" else -1
-            expect_term = True
-        elif m.group("dice"):
-            count = int(m.group("count")) if m.group("count") else 1
-            sides = int(m.group("sides"))
-            if not 1 <= count <= MAX_COUNT:
-                raise _notation_error(field, col, f"dice count must be 1..{MAX_COUNT}, got {count}")
-            if not 1 <= sides <= MAX_SIDES:
-                raise _notation_error(field, col, f"dice sides must be 1..{MAX_SIDES}, got {sides}")
-            keep = None
-            if m.group("keep"):
-                kn = int(m.group("keepn"))
-                if not 1 <= kn <= count:
-                    raise _notation_error(
-                        field, col, f"keep count must be 1..{count} for {count} dice, got {kn}"
-                    )
-                keep = (m.group("keep")[1], kn)
-            term = DiceTerm(sign, count, sides, keep)
-            if keep_work(term) > MAX_KEEP_WORK:
-                raise _notation_error(
-                    field, col,
-                    f"{term.text()} is too large to keep dice from exactly: sides x "
-                    f"min(kept, dropped) must be at most {MAX_KEEP_WORK}, got {keep_work(term)}")
-            terms.append(term)
-            if len(terms) > MAX_TERMS:
-                raise _notation_error(field, col, f"more than {MAX_TERMS} dice terms")
-            expect_term = False
-            seen_any = True
-        else:
-            value = int(m.group("int"))
-            if value > MAX_CONSTANT:
-                raise _notation_error(field, col, f"constant above {MAX_CONSTANT}")
-            constant += sign * value
-            expect_term = False
-            seen_any = True
-        pos = m.end()
-    if not seen_any or expect_term:
-        raise _notation_error(field, len(text) + 1, "expected a term such as 2d6 or 3 at the end")
-    return DiceExpression(tuple(terms), constant)
+    from linguo_cli.dice_parse import parse_expression
+
+    return parse_expression(text, field)
 
 
-def _notation_error(field: str, column: int, message: str) -> InputError:
+def notation_error(field: str, column: int, message: str) -> InputError:
+    """The exit-3 error of dice notation: ``<field>: column N: message``."""
     return InputError(Diagnostic("dice notation", field, f"column {column}: {message}"))
 
 
 @dataclass(frozen=True, slots=True)
 class TermRoll:
-    """The faces rolled for one dice term, each with whether it was kept."""
+    """The faces rolled for one dice term: one record per face (in
+    consumption order, see :func:`face_record`) and each die's value and
+    whether it was kept."""
 
     term: DiceTerm
-    faces: tuple[tuple[int, bool], ...]
+    records: tuple[dict[str, object], ...]
+    values: tuple[int, ...]
+    kept: tuple[bool, ...]
 
     @property
     def subtotal(self) -> int:
-        """Signed sum of the kept faces."""
-        return self.term.sign * sum(f for f, kept in self.faces if kept)
+        """Signed sum of the kept dice values."""
+        return self.term.sign * sum(v for v, k in zip(self.values, self.kept, strict=True) if k)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,30 +584,124 @@ class DiceRoll:
 
     @property
     def total(self) -> int:
-        """Sum of kept faces (signed) plus the constant; may be negative."""
+        """Flat: sum of kept dice (signed) plus the constant; extended: the
+        tree evaluated with floor division. May be negative."""
+        if self.expression.tree is not None:
+            values = iter(r.subtotal for r in self.rolls)
+            return _evaluate(self.expression.tree, values)
         return self.expression.constant + sum(r.subtotal for r in self.rolls)
 
     def face_records(self) -> list[dict[str, object]]:
         """JSON records of every face in consumption order."""
-        return [
-            face_record(r.term.sides, f, kept) for r in self.rolls for f, kept in r.faces
-        ]
+        return [dict(rec) for r in self.rolls for rec in r.records]
+
+
+def _evaluate(node: Node, values: Iterator[int]) -> int:
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, DiceTerm):
+        return next(values)
+    if isinstance(node, Neg):
+        return -_evaluate(node.operand, values)
+    a = _evaluate(node.left, values)
+    b = _evaluate(node.right, values)
+    if node.op == "+":
+        return a + b
+    if node.op == "-":
+        return a - b
+    if node.op == "*":
+        return a * b
+    return a // b  # divisors never hold 0 (refused when parsed)
 
 
 def roll(expression: DiceExpression, dice: DiceSource) -> DiceRoll:
     """Roll ``expression`` with ``dice``: terms left to right, each term's dice
-    in order; with ``khN``/``klN`` the highest/lowest N are kept (ties: the
-    earlier face is kept first)."""
-    rolls: list[TermRoll] = []
-    for t in expression.terms:
-        faces = [dice.roll(t.sides) for _ in range(t.count)]
-        kept = [True] * len(faces)
-        if t.keep is not None and t.keep[1] < t.count:
-            order = sorted(
-                range(len(faces)),
-                key=lambda i: (-faces[i], i) if t.keep and t.keep[0] == "h" else (faces[i], i),
-            )
-            keep_idx = set(order[: t.keep[1]])
-            kept = [i in keep_idx for i in range(len(faces))]
-        rolls.append(TermRoll(t, tuple(zip(faces, kept, strict=True))))
-    return DiceRoll(expression, tuple(rolls))
+    in order, each die's rerolls and explosions right after it; with
+    selectors the highest/lowest dice are kept (ties: the earlier die is kept
+    first). Raises :class:`DiceError` when scripted faces do not fit."""
+    return DiceRoll(expression, tuple(_roll_term(t, dice) for t in expression.terms))
+
+
+def _roll_term(t: DiceTerm, dice: DiceSource) -> TermRoll:
+    dies = [_roll_die(t, dice) for _ in range(t.count)]
+    values = tuple(v for v, _ in dies)
+    kept = select_kept(values, t.selectors())
+    records: list[dict[str, object]] = []
+    for (_, recs), k in zip(dies, kept, strict=True):
+        for rec in recs:
+            if not k:
+                rec["kept"] = False
+            records.append(rec)
+    return TermRoll(t, tuple(records), values, kept)
+
+
+def select_kept(values: tuple[int, ...], chain: tuple[tuple[str, int], ...]) -> tuple[bool, ...]:
+    """Apply a keep/drop chain to dice values: ``kh``/``dl`` keep the highest,
+    ``kl``/``dh`` the lowest, among the dice still kept; ties keep the earlier
+    die first. Returns one kept flag per die."""
+    kept = list(range(len(values)))
+    for op, n in chain:
+        m = len(kept)
+        count = n if op in ("kh", "kl") else m - n
+        if op in ("kh", "dl"):
+            order = sorted(kept, key=lambda i: (-values[i], i))
+        else:
+            order = sorted(kept, key=lambda i: (values[i], i))
+        kept = sorted(order[:count])
+    chosen = set(kept)
+    return tuple(i in chosen for i in range(len(values)))
+
+
+def _roll_die(t: DiceTerm, dice: DiceSource) -> tuple[int, list[dict[str, object]]]:
+    """One die with its rerolls and explosions: (value, face records)."""
+    s = t.sides
+    face = dice.roll(s)
+    recs = [face_record(s, face)]
+    value = face
+    if t.reroll is not None:
+        value = _reroll(t, dice, recs, value)
+    if t.explode is not None and matches(t.explode, value):
+        for depth in range(1, MAX_EXPLOSIONS + 1):
+            recs[-1]["exploded"] = True
+            face = dice.roll(s)
+            recs.append(face_record(s, face) | {"extra": True})
+            value += face
+            if not matches(t.explode, face):
+                break
+            if depth == MAX_EXPLOSIONS:
+                recs[-1]["explosion_limit"] = True
+    clamped = value
+    if t.minimum is not None:
+        clamped = max(clamped, t.minimum)
+    if t.maximum is not None:
+        clamped = min(clamped, t.maximum)
+    if clamped != value:
+        first = next(r for r in recs if r["kept"])
+        first["counts_as"] = int(str(first["face"])) + clamped - value
+    return clamped, recs
+
+
+def _reroll(t: DiceTerm, dice: DiceSource, recs: list[dict[str, object]], value: int) -> int:
+    assert t.reroll is not None
+    op, compare = t.reroll
+    s = t.sides
+    if not matches(compare, value):
+        return value
+    if op == "ra":
+        recs[-1]["rerolled"] = True
+        face = dice.roll(s)
+        recs.append(face_record(s, face) | {"extra": True})
+        return value + face
+    limit = 1 if op == "ro" else MAX_REROLLS
+    for depth in range(1, limit + 1):
+        recs[-1]["kept"] = False
+        recs[-1]["rerolled"] = True
+        if op == "rr" and depth == limit:
+            allowed = [f for f in range(1, s + 1) if not matches(compare, f)]
+            value = dice.roll_among(s, allowed)
+        else:
+            value = dice.roll(s)
+        recs.append(face_record(s, value))
+        if op == "ro" or not matches(compare, value):
+            break
+    return value

@@ -207,12 +207,15 @@ class Idiom:
 def add_dice(base: DiceExpression, extra: DiceExpression, times: int) -> DiceExpression:
     """``base`` plus ``times`` copies of ``extra``; plain terms of the same
     die and sign are merged (``2d4+1`` + 2 x ``1d4`` -> ``4d4+1``)."""
+    if base.tree is not None or extra.tree is not None:  # extended notation: no merging
+        return dice_mod.added(base, extra, times)
     terms = list(base.terms)
     for _ in range(times):
         for t in extra.terms:
             for i, b in enumerate(terms):
                 if (b.keep is None and t.keep is None and b.sides == t.sides
-                        and b.sign == t.sign):
+                        and b.sign == t.sign and b.plain and t.plain and not b.label
+                        and not t.label):
                     terms[i] = DiceTerm(b.sign, b.count + t.count, b.sides)
                     break
             else:

@@ -31,6 +31,7 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from linguo_cli import dice_exact
 from linguo_cli.checks import TestRequest, degree_for_margin
 from linguo_cli.dice import DiceExpression, DiceSource, DiceTerm, parse
 from linguo_cli.errors import Diagnostic, InputError, RulesError
@@ -170,7 +171,11 @@ def _keep_highest_ways(count: int, sides: int, keep: int) -> _Weights:
 
 
 def _term_ways(term: DiceTerm) -> _Weights:
-    """The signed distribution of one dice term."""
+    """The signed distribution of one dice term (the extended notation's
+    operators by :func:`linguo_cli.dice_exact.term_weights`)."""
+    if not term.plain:
+        ways, total = dice_exact.term_weights(term)
+        return _Weights(ways, total)
     if term.keep is None or term.keep[1] >= term.count:
         w = _sum_ways(term.count, term.sides)
     elif term.keep[0] == "h":
@@ -196,6 +201,9 @@ def _convolve_ways(a: _Weights, b: _Weights) -> _Weights:
 
 
 def _expression_ways(expr: DiceExpression) -> _Weights:
+    if expr.tree is not None:
+        ways, total = dice_exact.expression_weights(expr)
+        return _Weights(ways, total)
     acc = _Weights({expr.constant: 1}, 1)
     for term in expr.terms:
         acc = _convolve_ways(acc, _term_ways(term))
@@ -231,7 +239,9 @@ def keep_distribution(count: int, sides: int, keep: str, n: int) -> Distribution
 
 
 def expression_distribution(expr: DiceExpression) -> Distribution:
-    """The exact distribution of a dice expression's total (terms and constant).
+    """The exact distribution of a dice expression's total (terms and constant,
+    or the tree of the extended notation; exploding dice at their depth
+    bound, see :func:`linguo_cli.dice_exact.truncated_mass`).
 
     Raises :class:`InputError` when too large to compute (see :data:`MAX_WORK`).
     """
@@ -554,6 +564,13 @@ class DamageOdds:
             "minimum": min(self.per_attack),
             "maximum": max(self.per_attack),
         }
+        if any(t.explode for t in self.expression.terms):
+            # exploding dice: the distributions stop at the explosion bound; the
+            # mass beyond it (dice_expected_value is the unbounded closed form)
+            out["truncated_mass"] = {
+                "on_hit": fraction_text(dice_exact.truncated_mass(self.expression)),
+                "on_critical_hit": fraction_text(
+                    dice_exact.truncated_mass(self.expression.doubled()))}
         if distribution:
             out["distribution"] = [
                 {"amount": v, **probability_dict(p)} for v, p in self.per_attack.items()]

@@ -452,6 +452,24 @@ def _rest_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"  {escape(eid)}: does not rest ({reasons.get(why, why)}, H9)")
 
 
+def _dice_text(console: Any, r: dict[str, Any]) -> None:
+    """Kind ``dice``: total, faces with their marks, exact odds."""
+    from rich.markup import escape
+
+    from linguo_cli.dice_request import face_text
+
+    console.print(f"[bold]{escape(r['expression'])}[/bold] = [bold]{r['total']}[/bold]"
+                  + (f"  [{escape(', '.join(r['labels']))}]" if r.get("labels") else ""))
+    if r["faces"]:
+        console.print("faces: " + escape(", ".join(face_text(f) for f in r["faces"])))
+    console.print(f"expected value {_approx(r['expected_value'])}, minimum {r['minimum']}, "
+                  f"maximum {r['maximum']}")
+    for row in r.get("distribution") or []:
+        console.print(f"  {row['total']:>6}  {row['probability']:>14}  {row['percent']:>6}%")
+    if r.get("truncated_mass", "0") != "0":
+        console.print(f"mass beyond the explosion bound: {r['truncated_mass']}")
+
+
 #: result kind -> text renderer ``(console, result) -> None``.
 TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "check": _test_text,
@@ -467,4 +485,5 @@ TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "cast": _cast_text,
     "overclock": _overclock_text,
     "rest": _rest_text,
+    "dice": _dice_text,
 }

@@ -40,6 +40,7 @@ HANDLERS: dict[str, str] = {
     "cast": "linguo_cli.flux:resolve_cast_request",
     "overclock": "linguo_cli.flux:resolve_overclock_request",
     "rest": "linguo_cli.rest:resolve_rest_request",
+    "dice": "linguo_cli.dice_request:resolve_dice_request",
 }
 
 
