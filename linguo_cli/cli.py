@@ -44,6 +44,7 @@ class LinguoGroup(TyperGroup):
             prefix = "linguo: usage error:" if exc.code == 2 else "linguo: error:"
             for line in exc.lines():
                 typer.echo(f"{prefix} {one_line(line)}", err=True)
+            _json_error(ctx, exc)
             raise typer.Exit(exc.code) from None
         except BrokenPipeError:
             raise  # the reader has gone: main() ends quietly, as a SIGPIPE would
@@ -66,8 +67,12 @@ class LinguoGroup(TyperGroup):
 
             state_io.release_locks()
 
+    argv: list[str] = []
+
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
         kwargs["standalone_mode"] = False
+        given = kwargs.get("args", args[0] if args else None)
+        self.argv = [str(a) for a in (sys.argv[1:] if given is None else given)]
         try:
             rv = super().main(*args, **kwargs)
         except ClickException as exc:
@@ -99,6 +104,20 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _json_error(ctx: Any, exc: LinguoError) -> None:
+    """With ``--json`` on the command line, a failing command also prints the
+    error object ``{"error": {"exit", "code", "rule", "place", "message"}}``
+    on stdout (golden/README.md, "Errors"), the batch adapter's error reply."""
+    import json
+
+    args = getattr(ctx.command, "argv", [])
+    if "--json" not in args or exc.code not in (3, 4):
+        return
+    from linguo_cli.error_object import error_object
+
+    typer.echo(json.dumps({"error": error_object(exc)}, ensure_ascii=False))
 
 
 def _output_failed(exc: OSError) -> None:
