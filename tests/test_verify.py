@@ -284,7 +284,8 @@ def test_verify_in_process_passes(suite: Path, tmp_path: Path) -> None:
     junit = tmp_path / "ok.xml"
     run = run_cli("verify", str(suite), "--junit", str(junit))
     assert run.exit_code == 0, run.stdout
-    assert run.stdout.strip() == "8 cases: 8 passed, 0 failed, 0 skipped (implementation: linguo (in process))"
+    assert run.stdout.strip() == ("8 cases: 8 passed, 0 failed, 0 skipped "
+                                  "(implementation: linguo (in process))")
     assert junit_failing_ids(junit) == (set(), 8)
 
 
