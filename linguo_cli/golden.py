@@ -58,6 +58,10 @@ DEFAULT_RULESET = "linguomancy"
 RULESETS = (DEFAULT_RULESET,)
 #: Exit code of a plain-mode implementation meaning "this request is not supported".
 UNSUPPORTED_EXIT = 69
+#: The suite's copy of linguo's schemas (not case files): ``golden/schemas/``.
+SCHEMAS_DIR = "schemas"
+#: Fewest words of a rule's ``statement`` in RULES (the suite carries every rule it tests).
+MIN_STATEMENT_WORDS = 12
 #: Seconds an implementation may take for one case (``linguo verify --timeout``).
 DEFAULT_TIMEOUT = 10.0
 #: Plain scalars that YAML 1.1 readers take for booleans: they must be quoted.
@@ -220,11 +224,13 @@ def _is_catalog(path: Path, root: Path) -> bool:
 
 def case_files(root: Path) -> list[Path]:
     """Every case file below ``root`` (``*.yaml`` and ``*.json``, except the
-    catalogs ``EXAMPLES``/``RULES`` and hidden folders), sorted by relative path."""
+    catalogs ``EXAMPLES``/``RULES``, the ``schemas/`` folder and hidden
+    folders), sorted by relative path."""
     files = [
         p for pattern in ("*.yaml", "*.json") for p in root.rglob(pattern)
         if p.is_file() and not _is_catalog(p, root)
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        and p.relative_to(root).parts[0] != SCHEMAS_DIR
     ]
     return sorted(files, key=lambda p: p.relative_to(root).as_posix())
 
@@ -393,6 +399,7 @@ class CatalogEntry:
     title: str
     place: str
     field: str
+    statement: str = ""
 
 
 @dataclass(slots=True)
@@ -445,8 +452,10 @@ def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
             catalog.problems.append(Diagnostic(doc.place([key, i, "id"]), f"{where}.id",
                                                f"duplicate ID {item['id']!r}"))
             continue
+        statement = item.get("statement")
         out[item["id"]] = CatalogEntry(str(item["id"]), str(item.get("section", "")),
-                                       str(item.get("title", "")), doc.place([key, i]), where)
+                                       str(item.get("title", "")), doc.place([key, i]), where,
+                                       statement if isinstance(statement, str) else "")
     return doc, out
 
 
@@ -564,6 +573,7 @@ def check_suite(root: Path) -> CheckReport:
             elif catalog.rules or not catalog.problems:
                 problems.append(Diagnostic(place(case, "rules", i), f"{case.id}.rules",
                                            f"unknown rule ID {rule!r} (not in RULES)"))
+    problems.extend(statement_problems(catalog))
     gaps: list[Diagnostic] = []
     for ex, cited in examples.items():
         if not cited:
@@ -579,6 +589,20 @@ def check_suite(root: Path) -> CheckReport:
     if not suite.files:
         problems.append(Diagnostic(str(root), "", "no case files"))
     return CheckReport(suite, catalog, examples, rules, problems + gaps, gaps)
+
+
+def statement_problems(catalog: Catalog) -> list[Diagnostic]:
+    """Every rule of RULES without a full ``statement`` (a string of at least
+    :data:`MIN_STATEMENT_WORDS` words): the suite must carry the rules it
+    tests in its own words, so that an implementer needs only the suite."""
+    out = []
+    for rule in catalog.rules.values():
+        words = len(rule.statement.split())
+        if words < MIN_STATEMENT_WORDS:
+            out.append(Diagnostic(rule.place, f"{rule.field}.statement",
+                                  f"rule {rule.id} needs its full statement (at least "
+                                  f"{MIN_STATEMENT_WORDS} words; it has {words})"))
+    return out
 
 
 def check_lines(report: CheckReport) -> list[str]:

@@ -41,7 +41,10 @@ EXAMPLES = {
         {"id": "DR-07", "section": "Dice Rolls", "title": "no AC"},
     ],
 }
-RULES = {"rules": [{"id": r, "title": f"rule {r}"} for r in ("D1", "D4", "D5", "D7", "A1", "A3")]}
+RULES = {"rules": [{"id": r, "title": f"rule {r}",
+                    "statement": f"Rule {r} stated in full words here, as the suite must carry "
+                                 "every rule it tests."}
+                   for r in ("D1", "D4", "D5", "D7", "A1", "A3")]}
 
 CHECKS = [
     {"id": "plain-success", "description": "12 + 2 = 14 against DC 10: margin 4, success.",
