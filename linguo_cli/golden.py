@@ -653,7 +653,8 @@ def check_json(report: CheckReport) -> dict[str, Any]:
 def export_json(root: Path, out: Path) -> list[Path]:
     """Write the suite at ``root`` as JSON below ``out``: every case file as
     ``<same path>.json`` (same data, key order kept), the catalogs as
-    ``EXAMPLES.json``/``RULES.json`` and the contract ``README.md``.
+    ``EXAMPLES.json``/``RULES.json``, the schemas' copy ``schemas/`` as it is
+    and the contract ``README.md``.
 
     Raises :class:`InputError` when a file is broken (nothing is written) and
     :class:`UsageError` when ``out`` lies inside the suite.
@@ -679,6 +680,12 @@ def export_json(root: Path, out: Path) -> list[Path]:
         target = dst / path.relative_to(root).with_suffix(".json")
         target.parent.mkdir(parents=True, exist_ok=True)
         state_io.atomic_write(str(target), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        written.append(target)
+    copy = root / SCHEMAS_DIR
+    for path in sorted(copy.rglob("*.json")) if copy.is_dir() else []:
+        target = dst / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        state_io.atomic_write(str(target), path.read_text(encoding="utf-8"))
         written.append(target)
     readme = root / "README.md"
     if readme.is_file():
