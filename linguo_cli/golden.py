@@ -1135,7 +1135,7 @@ class BatchImplementation:
             try:
                 self._start()
             except _StartFailure as exc:
-                self._dead = str(exc)
+                self._dead, self._dead_type = str(exc), exc.failure_type
         return self.hello if self._dead is None else None
 
     def _call(self, request: Mapping[str, Any]) -> Reply:
