@@ -647,7 +647,7 @@ def check_json(report: CheckReport) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
-# linguo golden export --json DIR
+# linguo golden export DIR
 
 
 def export_json(root: Path, out: Path) -> list[Path]:
