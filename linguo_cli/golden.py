@@ -4,10 +4,14 @@ A case file (``golden/**/*.yaml``, JSON-compatible YAML, or ``*.json`` in an
 exported suite) holds a list of cases; each case is a request, the dice faces
 it consumes (inside the request's ``rolls``), and either ``expect`` (a partial
 result: listed keys must match exactly, unlisted keys are free) or
-``expect_error`` (an exit code: 3 invalid input, 4 rules violation). The
+``expect_error`` (an exit code, 3 invalid input or 4 rules violation, or an
+error object ``{"exit", "code"?, "rule"?}``: :mod:`linguo_cli.error_object`). The
 suite's catalog files list what must be covered: ``EXAMPLES.yaml`` (every
 worked-example ID, with the suite ``version``) and ``RULES.yaml`` (every rule
-ID of the rulings). The contract is written in ``golden/README.md``.
+ID of the rulings, each with its full ``statement``). The contract is written
+in ``golden/README.md``; ``linguo verify``'s loop and reports are in
+:mod:`linguo_cli.golden_run`, case selection and skipping in
+:mod:`linguo_cli.golden_select`.
 
 This module holds both ends of the adapter protocol:
 
@@ -904,8 +908,10 @@ class PlainImplementation:
     """Plain mode: start ``argv`` once per case, the request as JSON on its
     stdin; its stdout must be one JSON object (the result). A non-zero exit
     code is an error result with that code (the last stderr line is its
-    message). A run longer than ``timeout`` seconds, a death by signal or a
-    stdout that is not a JSON object fails the case with that reason.
+    message; an error object on stdout adds its ``code`` and ``rule``);
+    exit :data:`UNSUPPORTED_EXIT` (69) is the "unsupported" answer. A run
+    longer than ``timeout`` seconds, a death by signal or a stdout that is
+    not a JSON object fails the case with that reason.
 
     The environment carries ``LINGUO_GOLDEN_SUITE`` and ``LINGUO_GOLDEN_VERSION``.
     """
@@ -993,8 +999,12 @@ class BatchImplementation:
     line ``{"suite": "linguo-golden", "version": N}``; the implementation
     answers ``{"ready": true, ...}`` (or ``{"ready": false, "reason": "..."}``
     to refuse). Then, per case, linguo writes one request line and reads one
-    answer line: a result object, or ``{"error": CODE, "message": "..."}``.
-    Closing stdin ends the session.
+    answer line: a result object, the error object ``{"error": {"exit": 4,
+    "rule": "D7", ...}}`` (or the older ``{"error": 4, "message": "..."}``),
+    or ``{"unsupported": true, "reason": "..."}`` (the case is skipped).
+    The hello answer may declare ``rulesets`` (see
+    :func:`linguo_cli.golden_select.capability_from_hello`). Closing stdin
+    ends the session.
 
     A case whose answer does not come within ``timeout`` seconds, or whose
     process died, or whose answer is not a JSON object fails with that
@@ -1248,8 +1258,9 @@ def _compact(obj: Any) -> str:
 
 def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     """Plain mode: read one request (JSON) from ``stdin``, write its result on
-    ``stdout``; on an error write one line on ``stderr`` and return its exit
-    code (3 invalid input, 4 rules violation, 5 internal error)."""
+    ``stdout``; on an error write the error object ``{"error": {...}}`` on
+    ``stdout`` and one line on ``stderr``, and return its exit code (3
+    invalid input, 4 rules violation, 5 internal error)."""
     from linguo_cli.state_io import MAX_DOCUMENT_BYTES
 
     raw = stdin.read(MAX_DOCUMENT_BYTES + 1)
