@@ -1331,7 +1331,8 @@ def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
                 stderr.write("linguo: error: batch input must start with the hello line\n")
                 return 2
             send({"ready": True, "implementation": "linguo", "implementation_version":
-                  __version__, "suite_version": suite_version(default_suite_dir())})
+                  __version__, "suite_version": suite_version(default_suite_dir()),
+                  "rulesets": {DEFAULT_RULESET: {}}})  # every kind of linguomancy
             continue
         send(_answer_line(text))
     return 0
