@@ -1176,8 +1176,8 @@ class BatchImplementation:
     def _extra_line(self) -> bytes | None:
         """A line already waiting before a request was sent: an answer too
         many for the previous request (``None`` when there is none)."""
-        try:
-            line = self._lines.get_nowait()
+        try:  # a short wait lets the reader thread queue a line already written
+            line = self._lines.get(timeout=0.002)
         except queue.Empty:
             return None
         if line is None:  # the process ended after its last answer: restart quietly

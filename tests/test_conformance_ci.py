@@ -357,3 +357,17 @@ def test_json_failure_prints_the_error_object() -> None:
     batch = run_cli("adapter", "--batch", input=json.dumps({"suite": "linguo-golden"})
                     + "\n" + json.dumps({"kind": "check", "dc": 10, "noun": "Fire"}) + "\n")
     assert json.loads(batch.stdout.splitlines()[1])["error"]["rule"] == "D7"
+
+
+def test_verbose_prints_the_whole_request() -> None:
+    from linguo_cli import golden_run
+
+    long = golden.Case("f.yaml", "x", "a long request", (), ("D1",),
+                       {"kind": "check", "dc": 10, "description": "y" * 500, "rolls": [3]},
+                       {"total": 3}, None, 7)
+    short = golden_run.request_text(long, verbose=False)
+    assert len(short) == 300 and short.endswith("...")
+    assert json.loads(golden_run.request_text(long, verbose=True)) == long.request
+    outcome = golden.Outcome(long, golden.Reply(result={"total": 4}),
+                             [golden.Mismatch("total", 3, 4)])
+    assert golden_run.failure_lines(outcome, verbose=True)[1] == "  at f.yaml:7: a long request"
