@@ -4,8 +4,9 @@
 JSON on stdin and writes its result as JSON on stdout; an error is a non-zero
 exit code (3 invalid input, 4 rules violation) with one line on stderr.
 ``--batch`` speaks JSON lines to one long-lived process: first the hello
-exchange, then one answer line per request line (``{"error": CODE,
-"message": ...}`` for an error). The protocol is written in
+exchange, then one answer line per request line (the error object
+``{"error": {"exit": CODE, "code": null, "rule": ..., "place": ...,
+"message": ...}}`` for an error). The protocol is written in
 ``golden/README.md`` ("Adapter protocol"); the code is in
 :func:`linguo_cli.golden.serve_plain` and :func:`linguo_cli.golden.serve_batch`.
 

@@ -4,10 +4,14 @@ A case file (``golden/**/*.yaml``, JSON-compatible YAML, or ``*.json`` in an
 exported suite) holds a list of cases; each case is a request, the dice faces
 it consumes (inside the request's ``rolls``), and either ``expect`` (a partial
 result: listed keys must match exactly, unlisted keys are free) or
-``expect_error`` (an exit code: 3 invalid input, 4 rules violation). The
+``expect_error`` (an exit code, 3 invalid input or 4 rules violation, or an
+error object ``{"exit", "code"?, "rule"?}``: :mod:`linguo_cli.error_object`). The
 suite's catalog files list what must be covered: ``EXAMPLES.yaml`` (every
 worked-example ID, with the suite ``version``) and ``RULES.yaml`` (every rule
-ID of the rulings). The contract is written in ``golden/README.md``.
+ID of the rulings, each with its full ``statement``). The contract is written
+in ``golden/README.md``; ``linguo verify``'s loop and reports are in
+:mod:`linguo_cli.golden_run`, case selection and skipping in
+:mod:`linguo_cli.golden_select`.
 
 This module holds both ends of the adapter protocol:
 
@@ -39,20 +43,29 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from linguo_cli import error_object
 from linguo_cli.errors import Diagnostic, InputError, LinguoError, UsageError
 
 #: Name of the suite, announced in the batch protocol's hello line.
 SUITE_NAME = "linguo-golden"
 #: Catalog files at the top of a suite (``.yaml`` or ``.json``); never case files.
 CATALOG_NAMES = ("EXAMPLES", "RULES")
+#: The ruleset of a request without ``ruleset`` (and the only one installed today).
+DEFAULT_RULESET = "linguomancy"
+#: Installed rulesets, by canonical name.
+RULESETS = (DEFAULT_RULESET,)
+#: Exit code of a plain-mode implementation meaning "this request is not supported".
+UNSUPPORTED_EXIT = 69
+#: The suite's copy of linguo's schemas (not case files): ``golden/schemas/``.
+SCHEMAS_DIR = "schemas"
+#: Fewest words of a rule's ``statement`` in RULES (the suite carries every rule it tests).
+MIN_STATEMENT_WORDS = 12
 #: Seconds an implementation may take for one case (``linguo verify --timeout``).
 DEFAULT_TIMEOUT = 10.0
 #: Plain scalars that YAML 1.1 readers take for booleans: they must be quoted.
@@ -74,11 +87,28 @@ class Case:
     rules: tuple[str, ...]
     request: Mapping[str, Any]
     expect: Mapping[str, Any] | None
-    expect_error: int | None
+    expect_error: int | Mapping[str, Any] | None
+    line: int = 0
 
     @property
     def test_id(self) -> str:
         return f"{self.file}::{self.id}"
+
+    @property
+    def ruleset(self) -> str:
+        """The request's ``ruleset`` (``linguomancy`` when absent)."""
+        name = self.request.get("ruleset", DEFAULT_RULESET)
+        return name if isinstance(name, str) else DEFAULT_RULESET
+
+    @property
+    def kind(self) -> str:
+        """The request's kind qualified by its ruleset: ``linguomancy/check``."""
+        return f"{self.ruleset}/{self.request.get('kind')}"
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the case in its file (``file`` when unknown)."""
+        return f"{self.file}:{self.line}" if self.line else self.file
 
 
 class _Missing:
@@ -119,9 +149,13 @@ class Reply:
     """What an implementation answered to one request.
 
     Exactly one of: ``result`` (a JSON object), ``error_code`` (the exit code
-    or the batch ``{"error": CODE}``, with ``message`` when given), or
-    ``failure``: the answer was unusable (timeout, crash, not JSON), with
-    ``failure_type`` ``timeout``, ``crash`` or ``protocol``.
+    or the batch ``{"error": ...}``, with ``message`` when given and the whole
+    error object in ``error``), ``unsupported`` (the reserved "not supported"
+    answer, with its reason: the case is skipped), or ``failure``: the answer
+    was unusable (timeout, crash, not JSON), with ``failure_type``
+    ``timeout``, ``crash``, ``protocol`` or ``refused`` (a ``ready: false``
+    hello). ``stderr`` holds what the implementation wrote on stderr for it
+    (its last :data:`~linguo_cli.impl_process.MAX_STDERR_BYTES`).
     """
 
     result: Any = None
@@ -129,6 +163,9 @@ class Reply:
     message: str = ""
     failure: str | None = None
     failure_type: str = ""
+    error: dict[str, Any] | None = None
+    unsupported: str | None = None
+    stderr: str = ""
 
 
 @dataclass(slots=True)
@@ -139,10 +176,15 @@ class Outcome:
     reply: Reply
     mismatches: list[Mismatch] = field(default_factory=list)
     seconds: float = 0.0
+    skipped: str | None = None
 
     @property
     def passed(self) -> bool:
-        return not self.mismatches and self.reply.failure is None
+        return self.skipped is None and not self.mismatches and self.reply.failure is None
+
+    @property
+    def failed(self) -> bool:
+        return self.skipped is None and not self.passed
 
     @property
     def result(self) -> Any:
@@ -153,8 +195,11 @@ class Outcome:
         return self.reply.error_code
 
     def lines(self) -> list[str]:
-        """The failure lines ``file::id: path: expected X, got Y`` ([] if passed)."""
+        """The failure lines ``file::id: path: expected X, got Y`` ([] if
+        passed or skipped)."""
         head = self.case.test_id
+        if not self.failed:
+            return []
         if self.reply.failure is not None:
             return [f"{head}: (run): {self.reply.failure}"]
         return [f"{head}: {m}" for m in self.mismatches]
@@ -183,11 +228,13 @@ def _is_catalog(path: Path, root: Path) -> bool:
 
 def case_files(root: Path) -> list[Path]:
     """Every case file below ``root`` (``*.yaml`` and ``*.json``, except the
-    catalogs ``EXAMPLES``/``RULES`` and hidden folders), sorted by relative path."""
+    catalogs ``EXAMPLES``/``RULES``, the ``schemas/`` folder and hidden
+    folders), sorted by relative path."""
     files = [
         p for pattern in ("*.yaml", "*.json") for p in root.rglob(pattern)
         if p.is_file() and not _is_catalog(p, root)
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        and p.relative_to(root).parts[0] != SCHEMAS_DIR
     ]
     return sorted(files, key=lambda p: p.relative_to(root).as_posix())
 
@@ -269,7 +316,7 @@ class Suite:
     broken_files: dict[str, list[Diagnostic]] = field(default_factory=dict)
 
 
-def _case_from(rel: str, raw: Mapping[str, Any]) -> Case:
+def _case_from(rel: str, raw: Mapping[str, Any], line: int = 0) -> Case:
     return Case(
         file=rel,
         id=raw["id"],
@@ -279,7 +326,14 @@ def _case_from(rel: str, raw: Mapping[str, Any]) -> Case:
         request=raw["request"],
         expect=raw.get("expect"),
         expect_error=raw.get("expect_error"),
+        line=line,
     )
+
+
+def _line_of(doc: Any, index: int) -> int:
+    """The 1-based line where case ``index`` starts in ``doc`` (0 when unknown)."""
+    pos = doc.position(["cases", index])
+    return int(pos[0]) + 1 if pos else 0
 
 
 def load_suite(root: Path, *, strict: bool = False) -> Suite:
@@ -322,7 +376,8 @@ def load_suite(root: Path, *, strict: bool = False) -> Suite:
             suite.problems.extend(diags)
             continue
         data = state_io.to_plain(doc.data)
-        suite.cases.extend(_case_from(rel, raw) for raw in data["cases"])
+        suite.cases.extend(_case_from(rel, raw, _line_of(doc, i))
+                           for i, raw in enumerate(data["cases"]))
     return suite
 
 
@@ -348,6 +403,7 @@ class CatalogEntry:
     title: str
     place: str
     field: str
+    statement: str = ""
 
 
 @dataclass(slots=True)
@@ -400,8 +456,10 @@ def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
             catalog.problems.append(Diagnostic(doc.place([key, i, "id"]), f"{where}.id",
                                                f"duplicate ID {item['id']!r}"))
             continue
+        statement = item.get("statement")
         out[item["id"]] = CatalogEntry(str(item["id"]), str(item.get("section", "")),
-                                       str(item.get("title", "")), doc.place([key, i]), where)
+                                       str(item.get("title", "")), doc.place([key, i]), where,
+                                       statement if isinstance(statement, str) else "")
     return doc, out
 
 
@@ -519,6 +577,7 @@ def check_suite(root: Path) -> CheckReport:
             elif catalog.rules or not catalog.problems:
                 problems.append(Diagnostic(place(case, "rules", i), f"{case.id}.rules",
                                            f"unknown rule ID {rule!r} (not in RULES)"))
+    problems.extend(statement_problems(catalog))
     gaps: list[Diagnostic] = []
     for ex, cited in examples.items():
         if not cited:
@@ -534,6 +593,20 @@ def check_suite(root: Path) -> CheckReport:
     if not suite.files:
         problems.append(Diagnostic(str(root), "", "no case files"))
     return CheckReport(suite, catalog, examples, rules, problems + gaps, gaps)
+
+
+def statement_problems(catalog: Catalog) -> list[Diagnostic]:
+    """Every rule of RULES without a full ``statement`` (a string of at least
+    :data:`MIN_STATEMENT_WORDS` words): the suite must carry the rules it
+    tests in its own words, so that an implementer needs only the suite."""
+    out = []
+    for rule in catalog.rules.values():
+        words = len(rule.statement.split())
+        if words < MIN_STATEMENT_WORDS:
+            out.append(Diagnostic(rule.place, f"{rule.field}.statement",
+                                  f"rule {rule.id} needs its full statement (at least "
+                                  f"{MIN_STATEMENT_WORDS} words; it has {words})"))
+    return out
 
 
 def check_lines(report: CheckReport) -> list[str]:
@@ -578,13 +651,14 @@ def check_json(report: CheckReport) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
-# linguo golden export --json DIR
+# linguo golden export DIR
 
 
 def export_json(root: Path, out: Path) -> list[Path]:
     """Write the suite at ``root`` as JSON below ``out``: every case file as
     ``<same path>.json`` (same data, key order kept), the catalogs as
-    ``EXAMPLES.json``/``RULES.json`` and the contract ``README.md``.
+    ``EXAMPLES.json``/``RULES.json``, the schemas' copy ``schemas/`` as it is
+    and the contract ``README.md``.
 
     Raises :class:`InputError` when a file is broken (nothing is written) and
     :class:`UsageError` when ``out`` lies inside the suite.
@@ -610,6 +684,12 @@ def export_json(root: Path, out: Path) -> list[Path]:
         target = dst / path.relative_to(root).with_suffix(".json")
         target.parent.mkdir(parents=True, exist_ok=True)
         state_io.atomic_write(str(target), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        written.append(target)
+    copy = root / SCHEMAS_DIR
+    for path in sorted(copy.rglob("*.json")) if copy.is_dir() else []:
+        target = dst / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        state_io.atomic_write(str(target), path.read_text(encoding="utf-8"))
         written.append(target)
     readme = root / "README.md"
     if readme.is_file():
@@ -681,7 +761,8 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
         return Reply(result=requests.resolve(request, dice))
     except LinguoError as exc:
-        return Reply(error_code=exc.code, message=exc.message)
+        return Reply(error_code=exc.code, message=exc.message,
+                     error=error_object.error_object(exc))
     except RecursionError:
         return Reply(error_code=3, message="input nested too deeply")
     except Exception as exc:  # a bug in linguo: reported like the CLI does
@@ -690,18 +771,27 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
 
 def judge(case: Case, reply: Reply) -> list[Mismatch]:
     """Compare ``reply`` with the case's expectation (error code or partial result)."""
-    if reply.failure is not None:
+    if reply.failure is not None or reply.unsupported is not None:
         return []
     if case.expect_error is not None:
-        if reply.error_code == case.expect_error:
-            return []
-        got = (f"exit {reply.error_code}" + (f" ({reply.message})" if reply.message else "")
-               if reply.error_code is not None else "a result")
-        return [Mismatch("error", f"exit {case.expect_error}", got)]
+        return _judge_error(error_object.expectation(case.expect_error), reply)
     if reply.error_code is not None:
         got = f"exit {reply.error_code}" + (f" ({reply.message})" if reply.message else "")
         return [Mismatch("(result)", "a result", got)]
     return compare(case.expect, reply.result)
+
+
+def _judge_error(expected: Mapping[str, Any], reply: Reply) -> list[Mismatch]:
+    """``exit`` always; ``code`` and ``rule`` when the case gives them."""
+    if reply.error_code is None:
+        return [Mismatch("error", f"exit {expected['exit']}", "a result")]
+    if reply.error_code != expected["exit"]:
+        got = f"exit {reply.error_code}" + (f" ({reply.message})" if reply.message else "")
+        return [Mismatch("error", f"exit {expected['exit']}", got)]
+    given = reply.error or {}
+    return [Mismatch(f"error.{key}", expected[key], given.get(key, MISSING))
+            for key in ("code", "rule") if key in expected
+            and (given.get(key, MISSING) is MISSING or given.get(key) != expected[key])]
 
 
 def run_case(case: Case, runner: Runner = run_in_process) -> Outcome:
@@ -719,23 +809,19 @@ def iter_outcomes(cases: Iterable[Case], runner: Runner = run_in_process) -> Ite
 
 
 def matches_filter(case: Case, pattern: str) -> bool:
-    """``--filter`` semantics: ``pattern`` is an example or rule ID the case
-    cites (``DR-04``, ``D5``), a case id (``nat20-dc30``), a path prefix of
-    the test id (``tests/``, ``tests/degrees.yaml``, ``tests/degrees.yaml::m0``)
-    or a glob on the test id (``*::nat20-*``)."""
-    tid = case.test_id
-    if pattern in case.examples or pattern in case.rules or pattern == case.id:
-        return True
-    if any(c in pattern for c in "*?["):
-        return fnmatchcase(tid, pattern)
-    return tid.startswith(pattern)
+    """``--filter`` semantics (see :func:`linguo_cli.golden_select.matches`)."""
+    from linguo_cli import golden_select
+
+    return golden_select.matches(case, pattern)
 
 
-def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
-    """The cases matching any of ``patterns`` (all when there are none)."""
-    if not patterns:
-        return list(cases)
-    return [c for c in cases if any(matches_filter(c, p) for p in patterns)]
+def select(cases: list[Case], patterns: list[str] | None,
+           excludes: list[str] | None = None) -> list[Case]:
+    """The cases matching any of ``patterns`` (all when there are none) and
+    none of ``excludes``."""
+    from linguo_cli import golden_select
+
+    return golden_select.select(cases, patterns, excludes)
 
 
 # ---------------------------------------------------------------------------
@@ -771,12 +857,15 @@ def _reply_from_object(obj: Any, raw: bytes | str) -> Reply:
     if not isinstance(obj, dict):
         return Reply(failure=f"answer is not a JSON object: {_snippet(raw)}",
                      failure_type="protocol")
+    if obj.get("unsupported") is True and "kind" not in obj:
+        return Reply(unsupported=str(obj.get("reason") or "unsupported"))
     if "error" in obj and "kind" not in obj:
-        code = obj["error"]
-        if isinstance(code, bool) or not isinstance(code, int):
-            return Reply(failure=f"error code is not a whole number: {_snippet(raw)}",
+        err = error_object.from_answer(obj["error"], obj.get("message", ""))
+        if err is None:
+            return Reply(failure="error is neither an exit code nor an error object "
+                                 f"{{\"exit\": N, ...}}: {_snippet(raw)}",
                          failure_type="protocol")
-        return Reply(error_code=code, message=str(obj.get("message", "")))
+        return Reply(error_code=err["exit"], message=err["message"], error=err)
     return Reply(result=obj)
 
 
@@ -819,8 +908,10 @@ class PlainImplementation:
     """Plain mode: start ``argv`` once per case, the request as JSON on its
     stdin; its stdout must be one JSON object (the result). A non-zero exit
     code is an error result with that code (the last stderr line is its
-    message). A run longer than ``timeout`` seconds, a death by signal or a
-    stdout that is not a JSON object fails the case with that reason.
+    message; an error object on stdout adds its ``code`` and ``rule``);
+    exit :data:`UNSUPPORTED_EXIT` (69) is the "unsupported" answer. A run
+    longer than ``timeout`` seconds, a death by signal or a stdout that is
+    not a JSON object fails the case with that reason.
 
     The environment carries ``LINGUO_GOLDEN_SUITE`` and ``LINGUO_GOLDEN_VERSION``.
     """
@@ -846,28 +937,56 @@ class PlainImplementation:
             return Reply(failure="answer larger than "
                                  f"{impl_process.MAX_ANSWER_BYTES // 1024 // 1024} MiB "
                                  "(the capture limit)", failure_type="protocol")
-        code = proc.returncode
+        reply = self._reply(proc.returncode, out, err)
+        reply.stderr = err.decode("utf-8", "replace")
+        return reply
+
+    @staticmethod
+    def _reply(code: int, out: bytes, err: bytes) -> Reply:
         if code < 0:
             tail = _tail(err)
             return Reply(failure=_exit_text(code) + (f": {tail}" if tail else ""),
                          failure_type="crash")
+        if code == UNSUPPORTED_EXIT:
+            return Reply(unsupported=_tail(err) or f"exit {UNSUPPORTED_EXIT} (unsupported)")
         if code != 0:
-            return Reply(error_code=code, message=_tail(err))
+            return _plain_error(code, out, err)
         try:
             obj = _decode_json(out.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             return Reply(failure=f"stdout is not JSON: {_snippet(out)}", failure_type="protocol")
         reply = _reply_from_object(obj, out)
-        if reply.error_code is not None:  # plain mode: errors are exit codes, not objects
-            return Reply(result=obj)
+        if reply.error_code is not None or reply.unsupported is not None:
+            return Reply(result=obj)  # plain mode: errors and "unsupported" are exit codes
         return reply
 
     def close(self) -> None:
         """Nothing to release (one process per case)."""
 
 
+def _plain_error(code: int, out: bytes, err: bytes) -> Reply:
+    """A non-zero exit in plain mode: an error result with that exit code; a
+    stdout holding the error object ``{"error": {"exit": N, ...}}`` with the
+    same exit adds its ``code`` and ``rule`` (anything else there is ignored)."""
+    reply = Reply(error_code=code, message=_tail(err),
+                  error={"exit": code, "code": None, "rule": None, "place": None,
+                         "message": _tail(err)})
+    try:
+        obj = _decode_json(out.decode("utf-8")) if out.strip() else None
+    except (ValueError, UnicodeDecodeError):
+        return reply
+    if isinstance(obj, dict):
+        given = error_object.from_answer(obj.get("error"))
+        if given is not None and given["exit"] == code:
+            reply.error = given
+            reply.message = given["message"] or reply.message
+    return reply
+
+
 class _StartFailure(Exception):
-    pass
+    def __init__(self, message: str, failure_type: str = "crash") -> None:
+        super().__init__(message)
+        self.failure_type = failure_type
 
 
 _OVERSIZE = b"\x00oversize"  # queued by the batch reader for a line over the capture limit
@@ -890,8 +1009,12 @@ class BatchImplementation:
     line ``{"suite": "linguo-golden", "version": N}``; the implementation
     answers ``{"ready": true, ...}`` (or ``{"ready": false, "reason": "..."}``
     to refuse). Then, per case, linguo writes one request line and reads one
-    answer line: a result object, or ``{"error": CODE, "message": "..."}``.
-    Closing stdin ends the session.
+    answer line: a result object, the error object ``{"error": {"exit": 4,
+    "rule": "D7", ...}}`` (or the older ``{"error": 4, "message": "..."}``),
+    or ``{"unsupported": true, "reason": "..."}`` (the case is skipped).
+    The hello answer may declare ``rulesets`` (see
+    :func:`linguo_cli.golden_select.capability_from_hello`). Closing stdin
+    ends the session.
 
     A case whose answer does not come within ``timeout`` seconds, or whose
     process died, or whose answer is not a JSON object fails with that
@@ -911,6 +1034,7 @@ class BatchImplementation:
         self._stderr: Any = None  # impl_process.StderrTail of the running process
         self._dead: str | None = None
         self._talk = _Talk()  # lines sent to, and extra lines from, the running process
+        self._dead_type = "crash"
 
     # -- process management --------------------------------------------
     def _read(self, proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None],
@@ -969,7 +1093,7 @@ class BatchImplementation:
         raw = self._exchange(hello)
         if isinstance(raw, Reply):
             self._stop()
-            raise _StartFailure(f"no answer to the hello line: {raw.failure}")
+            raise _StartFailure(f"no answer to the hello line: {raw.failure}", raw.failure_type)
         try:
             obj = _decode_json(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
@@ -978,8 +1102,10 @@ class BatchImplementation:
         if not isinstance(obj, dict) or obj.get("ready") is not True:
             self._stop()
             reason = obj.get("reason") if isinstance(obj, dict) else None
+            refused = isinstance(obj, dict) and obj.get("ready") is False
             raise _StartFailure("the implementation refused the suite"
-                                + (f": {reason}" if reason else f" ({_snippet(raw)})"))
+                                + (f": {reason}" if reason else f" ({_snippet(raw)})"),
+                                "refused" if refused else "protocol")
         self.hello = obj
 
     def _stop(self, graceful: bool = False) -> None:
@@ -1035,14 +1161,36 @@ class BatchImplementation:
 
     # -- the runner ------------------------------------------------------
     def __call__(self, request: Mapping[str, Any]) -> Reply:
+        """Send one request; the reply carries the stderr written meanwhile."""
+        tail = self._stderr
+        mark = len(tail.text(wait=0)) if tail is not None else 0
+        reply = self._call(request)
+        tail = tail or self._stderr
+        if tail is not None and not reply.stderr:
+            text = tail.text(wait=0.2 if reply.failure else 0)
+            reply.stderr = text[mark:].decode("utf-8", "replace") if len(text) >= mark \
+                else text.decode("utf-8", "replace")
+        return reply
+
+    def start(self) -> dict[str, Any] | None:
+        """Start the process now (if not running) and return its hello answer
+        (``None`` when it could not start: the reason fails every case)."""
+        if self._proc is None and self._dead is None:
+            try:
+                self._start()
+            except _StartFailure as exc:
+                self._dead, self._dead_type = str(exc), exc.failure_type
+        return self.hello if self._dead is None else None
+
+    def _call(self, request: Mapping[str, Any]) -> Reply:
         if self._dead is not None:
-            return Reply(failure=self._dead, failure_type="crash")
+            return Reply(failure=self._dead, failure_type=self._dead_type)
         if self._proc is None:
             try:
                 self._start()
             except _StartFailure as exc:
-                self._dead = str(exc)
-                return Reply(failure=self._dead, failure_type="crash")
+                self._dead, self._dead_type = str(exc), exc.failure_type
+                return Reply(failure=self._dead, failure_type=self._dead_type)
         extra = self._extra_line()
         if extra is not None:
             self._stop()  # out of step: every later answer would land on the wrong case
@@ -1108,14 +1256,7 @@ class BatchImplementation:
 
 
 # ---------------------------------------------------------------------------
-# Reports
-
-
-def summary_line(outcomes: list[Outcome], implementation: str) -> str:
-    """``"120 cases: 117 passed, 3 failed (implementation: linguo)"``."""
-    failed = sum(1 for o in outcomes if not o.passed)
-    return (f"{len(outcomes)} cases: {len(outcomes) - failed} passed, {failed} failed "
-            f"(implementation: {implementation})")
+# Reports (the rest is in golden_run)
 
 
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -1124,45 +1265,6 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 def _xml_safe(text: str) -> str:
     """``text`` without the characters XML 1.0 cannot hold (shown as U+FFFD)."""
     return _XML_INVALID.sub("\ufffd", text)
-
-
-def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | None,
-              suite_name: str = SUITE_NAME) -> str:
-    """A JUnit XML report: one ``testcase`` per case (``classname`` the file
-    path with dots, ``name`` the case id, ``file`` the path), a ``failure``
-    per failing case (``type`` ``mismatch``, ``error_code``, ``timeout``,
-    ``crash`` or ``protocol``; text: every failure line)."""
-    import xml.etree.ElementTree as ET
-
-    failed = [o for o in outcomes if not o.passed]
-    total_time = sum(o.seconds for o in outcomes)
-    root = ET.Element("testsuites", name="linguo verify", tests=str(len(outcomes)),
-                      failures=str(len(failed)), errors="0", time=f"{total_time:.3f}")
-    ts = ET.SubElement(root, "testsuite", name=suite_name, tests=str(len(outcomes)),
-                       failures=str(len(failed)), errors="0", skipped="0",
-                       time=f"{total_time:.3f}",
-                       timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"))
-    props = ET.SubElement(ts, "properties")
-    ET.SubElement(props, "property", name="implementation", value=implementation)
-    ET.SubElement(props, "property", name="suite_version",
-                  value="" if version is None else str(version))
-    for o in outcomes:
-        stem = o.case.file.rsplit(".", 1)[0].replace("/", ".")
-        tc = ET.SubElement(ts, "testcase", classname=stem, name=o.case.id,
-                           file=o.case.file, time=f"{o.seconds:.3f}")
-        if not o.passed:
-            lines = o.lines()
-            if o.reply.failure is not None:
-                kind = o.reply.failure_type or "crash"
-            elif any(m.path in ("error", "(result)") for m in o.mismatches):
-                kind = "error_code"
-            else:
-                kind = "mismatch"
-            first = lines[0].split(": ", 1)[1] if lines else "failed"
-            fail = ET.SubElement(tc, "failure", message=_xml_safe(first), type=kind)
-            fail.text = _xml_safe("\n".join([o.case.description, *lines]))
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 # ---------------------------------------------------------------------------
@@ -1187,17 +1289,24 @@ def _answer_line(text: str) -> dict[str, Any]:
     try:
         request = _decode_json(text)
     except ValueError as exc:
-        return {"error": 3, "message": f"request is not JSON: {exc}"}
+        return _error_answer(3, f"request is not JSON: {exc}")
     try:
         result = answer(request)
         json.dumps(result)
         return result
     except LinguoError as exc:
-        return {"error": exc.code, "message": exc.message}
+        return {"error": error_object.error_object(exc)}
     except RecursionError:
-        return {"error": 3, "message": "input nested too deeply"}
+        return _error_answer(3, "input nested too deeply")
     except Exception as exc:  # a bug: still an answer, never a traceback
-        return {"error": 5, "message": f"internal error: {type(exc).__name__}: {exc}"}
+        return _error_answer(5, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _error_answer(code: int, message: str, place: str | None = "<request>"
+                  ) -> dict[str, Any]:
+    """``{"error": {error object}}`` for an error found outside the rules."""
+    return {"error": {"exit": code, "code": None, "rule": None, "place": place,
+                      "message": message}}
 
 
 def _compact(obj: Any) -> str:
@@ -1206,8 +1315,9 @@ def _compact(obj: Any) -> str:
 
 def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     """Plain mode: read one request (JSON) from ``stdin``, write its result on
-    ``stdout``; on an error write one line on ``stderr`` and return its exit
-    code (3 invalid input, 4 rules violation, 5 internal error)."""
+    ``stdout``; on an error write the error object ``{"error": {...}}`` on
+    ``stdout`` and one line on ``stderr``, and return its exit code (3
+    invalid input, 4 rules violation, 5 internal error)."""
     from linguo_cli.state_io import MAX_DOCUMENT_BYTES
 
     raw = stdin.read(MAX_DOCUMENT_BYTES + 1)
@@ -1221,10 +1331,11 @@ def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
         stderr.write("linguo: error: request is not UTF-8\n")
         return 3
     obj = _answer_line(text)
+    stdout.write(_compact(obj) + "\n")  # a result, or the error object (exit code below)
+    stdout.flush()
     if "error" in obj and "kind" not in obj:
-        stderr.write(f"linguo: error: {obj['message']}\n")
-        return int(obj["error"])
-    stdout.write(_compact(obj) + "\n")
+        stderr.write(f"linguo: error: {obj['error']['message']}\n")
+        return int(obj["error"]["exit"])
     stdout.flush()
     return 0
 
@@ -1259,8 +1370,8 @@ def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     first = True
     for raw in _bounded_lines(stdin):
         if raw is None:
-            send({"error": 3, "message": "request line larger than "
-                  f"{_MAX_LINE // 1024} KiB (the document limit)"})
+            send(_error_answer(3, "request line larger than "
+                               f"{_MAX_LINE // 1024} KiB (the document limit)"))
             continue
         text = raw.decode("utf-8", "replace").strip()
         if not text:
@@ -1277,7 +1388,8 @@ def serve_batch(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
                 stderr.write("linguo: error: batch input must start with the hello line\n")
                 return 2
             send({"ready": True, "implementation": "linguo", "implementation_version":
-                  __version__, "suite_version": suite_version(default_suite_dir())})
+                  __version__, "suite_version": suite_version(default_suite_dir()),
+                  "rulesets": {DEFAULT_RULESET: {}}})  # every kind of linguomancy
             continue
         send(_answer_line(text))
     return 0
@@ -1299,100 +1411,22 @@ def serve(batch: bool) -> int:
 # linguo verify
 
 
-def same_answer_hint(outcomes: list[Outcome], impl: str | None) -> str:
-    """A hint when most failures got one and the same answer (an
-    implementation that does not start, or answers every request alike):
-    ``""`` otherwise."""
-    from collections import Counter
-
-    failed = [o for o in outcomes if not o.passed]
-    if impl is None or len(failed) < 10:
-        return ""
-    answers = Counter(
-        str(o.reply.failure) if o.reply.failure is not None
-        else "; ".join(f"got {show(m.actual)}" for m in o.mismatches)
-        for o in failed)
-    answer, count = answers.most_common(1)[0]
-    if not answer or count < 0.9 * len(failed):
-        return ""
-    return (f"note: {count} of {len(failed)} failures got the same answer ({answer}): does "
-            f"'{impl}' start at all? Try one request by hand: linguo golden export --json DIR, "
-            f"then feed one case's request to it on stdin")
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
-
-
 def verify(root: Path, *, impl: str | None = None, batch: bool = False,
            timeout: float = DEFAULT_TIMEOUT, filters: list[str] | None = None,
            junit: str | None = None, quiet: bool = False,
-           out: IO[str] | None = None) -> int:
+           out: IO[str] | None = None, err: IO[str] | None = None, **more: Any) -> int:
     """Run the suite at ``root`` against linguo itself (``impl`` ``None``) or
-    against the command ``impl`` (plain mode, or ``batch``); print a progress
-    bar on stderr (only on a terminal and without ``quiet``), then one line
-    per failure ``file::id: path: expected X, got Y`` and a summary on
-    ``out``; write JUnit XML to ``junit``. Returns 1 when a case failed, else 0.
+    against the command ``impl`` (plain mode, or ``batch``); the other
+    options (``excludes``, ``rulesets``, ``kinds``, ``skip_file``,
+    ``junit_root``, ``verbose``, ``maxfail``, ``total_timeout``,
+    ``progress_interval``) are those of :class:`linguo_cli.golden_run.Options`.
+    Returns 1 when a case failed or the run stopped early, else 0.
 
     Raises :class:`InputError` (exit 3) for a broken suite and
     :class:`UsageError` (exit 2) for bad options or a filter matching nothing.
     """
-    from linguo_cli import state_io
+    from linguo_cli import golden_run
 
-    out = out or sys.stdout
-    if timeout <= 0:
-        raise UsageError("--timeout must be more than 0 seconds")
-    if batch and impl is None:
-        raise UsageError("--batch needs --impl COMMAND (linguo itself runs in process)")
-    cases = load_cases(require_suite(root))
-    if not cases:
-        raise InputError(Diagnostic(str(root), "", "no golden cases"))
-    cases = select(cases, filters)
-    if not cases:
-        raise UsageError(f"no case matches --filter {' '.join(filters or [])}")
-    version = suite_version(root)
-    runner: Runner
-    closer: Callable[[], None] = lambda: None  # noqa: E731
-    if impl is None:
-        runner, label = run_in_process, "linguo (in process)"
-    else:
-        argv = split_command(impl)
-        label = impl + (" (batch)" if batch else "")
-        implementation: PlainImplementation | BatchImplementation = (
-            BatchImplementation if batch else PlainImplementation)(
-                argv, timeout=timeout, version=version)
-        runner, closer = implementation, implementation.close
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from linguo_cli import impl_process
-
-    console = Console(stderr=True)
-    outcomes: list[Outcome] = []
-    try:
-        with impl_process.guarded() if impl is not None else _nothing(), \
-                Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
-                      console=console, transient=True,
-                      disable=quiet or not console.is_terminal) as progress:
-            task = progress.add_task("verify", total=len(cases), failed=0)
-            failed = 0
-            for outcome in iter_outcomes(cases, runner):
-                outcomes.append(outcome)
-                failed += not outcome.passed
-                progress.update(task, advance=1, failed=failed)
-    finally:
-        closer()
-    for outcome in outcomes:
-        for line in outcome.lines():
-            out.write(line + "\n")
-    hint = same_answer_hint(outcomes, impl)
-    if hint:
-        out.write(hint + "\n")
-    out.write(summary_line(outcomes, label) + "\n")
-    out.flush()
-    if junit:
-        state_io.atomic_write(junit, junit_xml(outcomes, implementation=label, version=version))
-    return 1 if any(not o.passed for o in outcomes) else 0
+    opts = golden_run.Options(impl=impl, batch=batch, timeout=timeout,
+                              filters=list(filters or []), junit=junit, quiet=quiet, **more)
+    return golden_run.run(root, opts, out=out, err=err)

@@ -11,6 +11,7 @@ place, never a traceback.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -88,8 +89,8 @@ def test_cli_never_shows_a_traceback(text: str) -> None:
     run = run_cli("resolve", "-", "--json", input=text)
     assert run.exit_code in (0, 3, 4), (run.exit_code, run.stderr)
     assert "Traceback" not in run.stderr and "internal error" not in run.stderr
-    if run.exit_code:
-        assert run.stdout == ""
+    if run.exit_code:  # --json: stdout holds only the error object (issue 18)
+        assert json.loads(run.stdout)["error"]["exit"] == run.exit_code
         assert all(line.startswith("linguo: error: ") for line in run.stderr.splitlines())
     if run.exit_code == 3:
         assert "<stdin>" in run.stderr or "rolls" in run.stderr or "face" in run.stderr

@@ -229,7 +229,8 @@ def test_batch_adapter_answers_an_oversized_line_and_goes_on() -> None:
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 0
     assert answers[0]["ready"] is True
-    assert answers[1]["error"] == 3 and "larger than 1024 KiB" in answers[1]["message"]
+    assert answers[1]["error"]["exit"] == 3  # the error object (issue 18)
+    assert "larger than 1024 KiB" in answers[1]["error"]["message"]
     assert answers[2]["degree"] == "success"
 
 

@@ -41,7 +41,10 @@ EXAMPLES = {
         {"id": "DR-07", "section": "Dice Rolls", "title": "no AC"},
     ],
 }
-RULES = {"rules": [{"id": r, "title": f"rule {r}"} for r in ("D1", "D4", "D5", "D7", "A1", "A3")]}
+RULES = {"rules": [{"id": r, "title": f"rule {r}",
+                    "statement": f"Rule {r} stated in full words here, as the suite must carry "
+                                 "every rule it tests."}
+                   for r in ("D1", "D4", "D5", "D7", "A1", "A3")]}
 
 CHECKS = [
     {"id": "plain-success", "description": "12 + 2 = 14 against DC 10: margin 4, success.",
@@ -284,7 +287,8 @@ def test_verify_in_process_passes(suite: Path, tmp_path: Path) -> None:
     junit = tmp_path / "ok.xml"
     run = run_cli("verify", str(suite), "--junit", str(junit))
     assert run.exit_code == 0, run.stdout
-    assert run.stdout.strip() == "8 cases: 8 passed, 0 failed (implementation: linguo (in process))"
+    assert run.stdout.strip() == ("8 cases: 8 passed, 0 failed, 0 skipped "
+                                  "(implementation: linguo (in process))")
     assert junit_failing_ids(junit) == (set(), 8)
 
 
@@ -303,7 +307,8 @@ def test_adapter_command_plain(cli: Any) -> None:
     assert run.exit_code == 0, run.stderr
     assert run.json()["total"] == 12 and run.json()["degree"] == "success"
     bad = cli("adapter", input='{"kind": "check", "dc": 10, "noun": "Fire", "rolls": []}')
-    assert bad.exit_code == 4 and bad.stdout == ""
+    assert bad.exit_code == 4  # stdout carries the error object (issue 18)
+    assert bad.json()["error"]["exit"] == 4 and bad.json()["error"]["rule"] == "D7"
     junk = cli("adapter", input="not json")
     assert junk.exit_code == 3
 
@@ -321,8 +326,8 @@ def test_adapter_command_batch(cli: Any) -> None:
     answers = [json.loads(x) for x in run.stdout.splitlines()]
     assert answers[0]["ready"] is True and answers[0]["suite_version"] >= 1
     assert answers[1]["total"] == 12
-    assert answers[2]["error"] == 3  # a d20 asked for, no face given
-    assert answers[3]["error"] == 3
+    assert answers[2]["error"]["exit"] == 3  # a d20 asked for, no face given
+    assert answers[3]["error"]["exit"] == 3
     assert answers[4]["hit"] is True
     assert len(answers) == 5
 
