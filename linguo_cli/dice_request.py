@@ -44,8 +44,12 @@ def _resolve(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     from linguo_cli.odds import fraction_text, probability_dict
 
     expr = parse(str(request["expression"]), field="expression")
+    explanation = []
     if request.get("critical"):
+        given = expr.text()
         expr = expr.doubled()
+        explanation.append({"rule": "T5", "text": f"critical: every dice node of {given} is "
+                                                  f"rolled again as its own group: {expr.text()}"})
     result = roll(expr, dice)
     out: dict[str, Any] = {
         "kind": "dice",
@@ -57,6 +61,11 @@ def _resolve(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
         "minimum": expr.minimum(),
         "maximum": expr.maximum(),
     }
+    explanation.append({"rule": "T3", "text": f"exact expected value of {expr.text()}: "
+                                              f"{out['expected_value']} (what tick conformity "
+                                              "reads)"})
+    out["rules"] = list(dict.fromkeys(step["rule"] for step in explanation))
+    out["explanation"] = explanation
     if request.get("distribution"):
         dist = dice_exact.distribution(expr)
         out["distribution"] = [{"total": v, **probability_dict(p)} for v, p in dist.items()]

@@ -28,7 +28,7 @@ from linguo_cli.golden import DEFAULT_RULESET, RULESETS, Case
 
 #: The request kinds of Linguomancy, as its request schema lists them.
 LINGUOMANCY_KINDS = ("check", "attack", "save", "damage", "heal", "temp_hp", "death_save",
-                     "rest", "cast", "overclock", "turn", "odds", "ticks")
+                     "rest", "cast", "overclock", "turn", "odds", "ticks", "dice")
 #: Request kinds per installed ruleset.
 KINDS: dict[str, tuple[str, ...]] = {DEFAULT_RULESET: LINGUOMANCY_KINDS}
 _PREFIXED = re.compile(r"(ruleset|kind|rule|example|file|id):(?!:)(.+)")

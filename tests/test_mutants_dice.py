@@ -194,7 +194,7 @@ def test_seeded_roll_of_an_expression_uses_each_term_die() -> None:
     seen_second = set()
     for seed in range(300):
         result = roll(expr, SeededDice(seed))
-        first, second = (r.faces[0][0] for r in result.rolls)
+        first, second = (r.values[0] for r in result.rolls)
         assert 1 <= first <= 2 and 1 <= second <= 3
         seen_second.add(second)
     assert seen_second == {1, 2, 3}
