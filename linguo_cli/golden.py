@@ -120,14 +120,20 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+#: Control characters ``json.dumps`` leaves raw (DEL and C1): escaped by :func:`show`.
+_JSON_UNESCAPED_CONTROL = re.compile("[\x7f-\x9f]")
+
+
 def show(value: Any, limit: int = 200) -> str:
-    """A value as compact JSON text for messages (``true``, ``"21/2"``), cut at ``limit``."""
+    """A value as compact JSON text for messages (``true``, ``"21/2"``), cut at
+    ``limit``; control characters are escaped (``\\u007f``), never printed raw."""
     if value is MISSING:
         return "nothing (key missing)"
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     except (TypeError, ValueError):
         text = repr(value)
+    text = _JSON_UNESCAPED_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -1103,8 +1109,8 @@ class BatchImplementation:
             self._stop()
             reason = obj.get("reason") if isinstance(obj, dict) else None
             refused = isinstance(obj, dict) and obj.get("ready") is False
-            raise _StartFailure("the implementation refused the suite"
-                                + (f": {reason}" if reason else f" ({_snippet(raw)})"),
+            shown = f": {_snippet(str(reason), 300)}" if reason else f" ({_snippet(raw)})"
+            raise _StartFailure("the implementation refused the suite" + shown,
                                 "refused" if refused else "protocol")
         self.hello = obj
 

@@ -13,18 +13,32 @@ elsewhere is printed and must be 0). The properties are those of
 ``tests/test_fuzz.py`` (see :mod:`tests.fuzzing`). Prints the number of
 inputs run and the outcomes; exits 1 at the first escaped exception or broken
 property (after Hypothesis shrank it), else 0.
+
+Then ``--exchanges`` (30,000) verify/adapter exchanges: three quarters are
+hostile answers of an in-process fake implementation (plain and batch mode)
+judged by the runner code of ``linguo verify``, in reports of 25 cases with
+their JUnit XML; the rest are request lines (valid, perturbed and hostile)
+answered in memory by ``linguo adapter`` (batch and plain); then
+:data:`SUBPROCESS_RUNS` real runs of ``verify --batch`` against
+``tests/hostile_impl.py`` (garbage, two lines, a 9 MiB line, deep nesting,
+exits, sleeps past the timeout, a double-forked sleeper). Counts are
+printed, with the peak memory (``ru_maxrss``): exit 1 when it is
+:data:`MAX_PEAK_MIB` MiB or more, or a process is left behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
+import tempfile
 import time
 import warnings
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,25 +48,36 @@ except ImportError:  # run as a script from tests/
     import fuzzing  # type: ignore[no-redef]
 
 
+#: Runs of ``verify --batch`` against ``tests/hostile_impl.py`` (each script once or more).
+SUBPROCESS_RUNS = 2 * len(fuzzing.HOSTILE_SCRIPTS)
+#: Inputs per Hypothesis run of a part (see :func:`_part`).
+CHUNK = 1000
+#: The campaign's peak memory must stay under this (MiB, issue 15).
+MAX_PEAK_MIB = 300
+
+
 def _part(name: str, examples: int, strategy: st.SearchStrategy[Any],
           check: Callable[[Any, Counter[str]], None], stats: Counter[str],
           seed: int | None) -> int:
-    """Run ``check`` on ``examples`` inputs drawn from ``strategy``; returns
-    how many ran."""
+    """Run ``check`` on ``examples`` inputs drawn from ``strategy``, in
+    Hypothesis runs of :data:`CHUNK` inputs (one long run keeps every drawn
+    value alive: memory would grow with the count); returns how many ran."""
     ran = [0]
     start = time.monotonic()
+    for first in range(0, examples, CHUNK):
+        @settings(max_examples=min(CHUNK, examples - first), deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck), print_blob=True)
+        @given(strategy)
+        def run(value: Any) -> None:
+            ran[0] += 1
+            check(value, stats)
+            if ran[0] % 5000 == 0:
+                print(f"  {name}: {ran[0]} inputs ({time.monotonic() - start:.0f} s)",
+                      file=sys.stderr, flush=True)
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=seed is not None,
-              suppress_health_check=list(HealthCheck), print_blob=True)
-    @given(strategy)
-    def run(value: Any) -> None:
-        ran[0] += 1
-        check(value, stats)
-        if ran[0] % 5000 == 0:
-            print(f"  {name}: {ran[0]} inputs ({time.monotonic() - start:.0f} s)",
-                  file=sys.stderr, flush=True)
-
-    run()
+        if seed is not None:
+            run = hypothesis.seed(seed + first)(run)
+        run()
     return ran[0]
 
 
@@ -65,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the same inputs every run")
     parser.add_argument("--writebacks", type=int, default=30_000,
                         help="write-backs of random valid states (default 30000; issue 15)")
+    parser.add_argument("--exchanges", type=int, default=30_000,
+                        help="verify/adapter exchanges with hostile answers (default 30000; "
+                             "issue 15)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     n = args.examples
@@ -111,11 +139,62 @@ def main(argv: list[str] | None = None) -> int:
               f"bytes changed outside the changed values: {outside}", flush=True)
         if done < args.writebacks or outside:
             return 1
+    if args.exchanges and _exchanges(args.exchanges, seed):
+        return 1
     total = sum(counts.values())
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
     print(f"fuzz campaign: {total} inputs run in {time.monotonic() - started:.0f} s; "
           f"escaped exceptions: 0; outcomes: {outcomes}", flush=True)
     return 0 if total >= n else 1
+
+
+def _exchanges(n: int, seed: int | None) -> int:
+    """The verify/adapter part: ``n`` exchanges (answers judged + adapter
+    lines answered), then the subprocess runs; prints the counts; returns 1
+    on a failure, the memory limit passed or a process left behind."""
+    stats: Counter[str] = Counter()
+    fake = fuzzing.FakeBatch()
+    batch: list[Any] = []
+
+    def judge(value: Any, s: Counter[str]) -> None:
+        batch.append(fuzzing.judge_exchange(value, fake, s))
+        if len(batch) == 25:
+            fuzzing.check_report(batch)
+            batch.clear()
+
+    def serve(value: Any, s: Counter[str]) -> None:
+        s["adapter lines"] += fuzzing.check_adapter(value, s)
+
+    before = frozenset(fuzzing.left_behind(frozenset()))
+    judged = n * 3 // 4
+    try:
+        _part("answers judged", judged, fuzzing.exchanges(), judge, stats, seed)
+        if batch:
+            fuzzing.check_report(batch)
+        sessions = 0
+        while stats["adapter lines"] < n - judged:  # about 5 lines a session
+            want = max((n - judged - stats["adapter lines"]) // 5, 1)
+            sessions += _part("adapter sessions", want, fuzzing.adapter_sessions(), serve,
+                              stats, None if seed is None else seed + 7 + sessions)
+        with tempfile.TemporaryDirectory(prefix="linguo-fuzz-") as work:
+            for i in range(SUBPROCESS_RUNS):
+                script = fuzzing.HOSTILE_SCRIPTS[i % len(fuzzing.HOSTILE_SCRIPTS)]
+                fuzzing.check_subprocess(script, work, stats)
+    except Exception as exc:  # the shrunk failing input was printed by Hypothesis
+        print(f"fuzz campaign FAILED in 'exchanges': {type(exc).__name__}: {exc}")
+        return 1
+    answers = sum(v for k, v in stats.items() if k.startswith(("plain ", "batch ")))
+    left = [p for p in fuzzing.left_behind(frozenset()) if p not in before]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(f"  exchanges: {answers} answers judged, {stats['adapter lines']} adapter lines "
+          f"answered, {stats['subprocess runs']} subprocess runs, 0 escaped exceptions, "
+          f"peak memory {peak:.0f} MiB, processes left behind: {len(left)}", flush=True)
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(stats.items())
+                         if k not in ("adapter lines", "subprocess runs"))
+    print(f"  exchange outcomes: {outcomes}", flush=True)
+    if answers + stats["adapter lines"] < n or left or peak >= MAX_PEAK_MIB:
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -839,3 +839,414 @@ def dice_notations(draw: st.DrawFn) -> str:
     if draw(st.integers(0, 9)) == 0:
         text = "+".join([text] * draw(st.integers(2, 60)))
     return text
+
+
+# ---------------------------------------------------------------------------
+# Verify and adapter exchanges (issue 15, section 3): hostile answers from an
+# in-process fake implementation judged by the real runner code, and hostile
+# request lines fed to the real adapter loops.
+
+#: Cc characters other than tab must never reach a printed line or message.
+_RAW_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+#: Most bytes of one generated answer (keeps the campaign's memory low).
+MAX_HOSTILE_BYTES = 3 * 1024 * 1024
+
+
+@cache
+def golden_cases() -> tuple[Any, ...]:
+    """The golden suite's cases (loaded once)."""
+    from linguo_cli import golden
+
+    return tuple(golden.load_cases(golden.default_suite_dir()))
+
+
+@cache
+def _own_answer(index: int) -> dict[str, Any]:
+    """linguo's own answer to case ``index`` as the batch protocol writes it."""
+    from linguo_cli import golden
+
+    case = golden_cases()[index]
+    reply = golden.run_in_process(case.request)
+    if reply.error_code is not None:
+        return {"error": reply.error or {"exit": reply.error_code, "message": reply.message}}
+    return dict(reply.result)
+
+
+_ODD_SCALARS = (None, True, False, 0, -1, 3, 3.0, 3.5, 4, 5, 69, 256, 2**63, 10**40, -10**40,
+                1e308, "3", "4", "", "\n", "\x1b[31mred", "a\u2028b", "\ud800", [], {}, [3],
+                {"exit": 4}, "x" * 5000)
+_ODD_TEXTS = ("NaN", "Infinity", "-Infinity", "1e99999", "-1e99999", "1" * 5000,
+              "0x10", "01", "+1", ".5", "1.", "tru", "nul", "'a'", "\"\\ud800\"",
+              "\"\\u0000\\u001b\\u0085\"")
+
+
+def _perturb(draw: Any, obj: Any) -> Any:
+    """``obj`` with one random leaf replaced, key removed or key added."""
+    paths = [p for p in _paths(obj) if p]
+    doc = copy.deepcopy(obj)
+    how = draw(st.integers(0, 3))
+    if not paths or how == 3:
+        if isinstance(doc, dict):
+            doc[draw(st.text(max_size=8))] = draw(st.sampled_from(_ODD_SCALARS))
+        return doc
+    path = draw(st.sampled_from(paths))
+    if how == 0:
+        return _delete(doc, path)
+    return _set(doc, path, draw(st.sampled_from(_ODD_SCALARS)))
+
+
+def _dumps(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=_needs_ascii(obj)).encode("utf-8")
+
+
+def _needs_ascii(obj: Any) -> bool:
+    """ASCII-escape answers holding lone surrogates (they cannot be UTF-8)."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        return False
+    except UnicodeEncodeError:
+        return True
+
+
+class Repeated(tuple[bytes, bytes, int, bytes]):
+    """``head + part * count + tail``, built only when used (:func:`built`):
+    Hypothesis keeps drawn values alive, so big ones are drawn as recipes."""
+
+    def __new__(cls, head: bytes, part: bytes, count: int, tail: bytes) -> Repeated:
+        return super().__new__(cls, (head, part, count, tail))
+
+
+def built(value: bytes | Repeated) -> bytes:
+    """The bytes of ``value`` (a :class:`Repeated` is built now)."""
+    if isinstance(value, Repeated):
+        head, part, count, tail = value
+        return head + part * count + tail
+    return value
+
+
+def _nested(depth: int, opener: str) -> Repeated:
+    close = {"[": b"]", "{\"a\":": b"}"}[opener]
+    return Repeated(opener.encode() * depth + b"1", close, depth, b"")
+
+
+@st.composite
+def hostile_answers(draw: Any, index: int) -> bytes | Repeated:
+    """Answer bytes an implementation might write for golden case ``index``:
+    linguo's own answer (exact or perturbed), error objects and codes of odd
+    types, ``unsupported`` and ``ready`` objects, NaN and huge numbers, deep
+    nesting (up to 50,000 levels), invalid UTF-8, binary garbage, empty,
+    several and enormous lines (at most :data:`MAX_HOSTILE_BYTES`)."""
+    own = _own_answer(index)
+    kind = draw(st.integers(0, 15))
+    if kind == 0:
+        return _dumps(own)
+    if kind in (1, 2, 3):
+        return _dumps(_perturb(draw, own))
+    if kind == 4:
+        return _dumps({"error": draw(st.sampled_from(_ODD_SCALARS)),
+                       **draw(st.sampled_from([{}, {"message": "m\nforged: line"},
+                                               {"message": 7}, {"kind": "damage"}]))})
+    if kind == 5:
+        err = {"exit": draw(st.sampled_from([3, 4, 4, 2, 5, "4", None, 4.0, True, 10**30]))}
+        for key in ("code", "rule", "place", "message"):
+            if draw(st.booleans()):
+                err[key] = draw(st.sampled_from(_ODD_SCALARS + ("D7", "E_RULE")))
+        return _dumps({"error": err})
+    if kind == 6:
+        return _dumps(draw(st.sampled_from([
+            {"unsupported": True}, {"unsupported": True, "reason": "no\nreason\x07"},
+            {"unsupported": True, "reason": {"a": 1}}, {"unsupported": "yes"},
+            {"ready": False}, {"ready": True}, {"ready": False, "reason": "x" * 3000}])))
+    if kind == 7:
+        return draw(st.sampled_from(_ODD_TEXTS)).encode()
+    if kind == 8:
+        text = _dumps(own).decode()
+        spot = draw(st.integers(0, len(text)))
+        return (text[:spot] + draw(st.sampled_from(_ODD_TEXTS)) + text[spot:]).encode()
+    if kind == 9:
+        return _nested(draw(st.sampled_from([900, 1000, 5000, 50_000])),
+                       draw(st.sampled_from(["[", "{\"a\":"])))
+    if kind == 10:
+        return draw(st.binary(max_size=200))
+    if kind == 11:
+        return draw(st.sampled_from([b"", b"\n", b"\r\n", b"   ", b"\xff\xfe{}", b"\x00",
+                                     b"{\"a\":\"\xc3\x28\"}", b"\xef\xbb\xbf{}"]))
+    if kind == 12:
+        second = draw(st.sampled_from([b"{}", b"", b"garbage", _dumps(own)]))
+        return _dumps(own) + b"\n" + second + b"\n"
+    if kind == 13:
+        size = draw(st.integers(1, MAX_HOSTILE_BYTES // 1024 - 1)) * 1024
+        if draw(st.booleans()):  # a long array: 64 KiB at most (each item is an object)
+            return Repeated(b"[", b"1,", min(size // 2, 32 * 1024), b"1]")
+        head, tail = draw(st.sampled_from([(b'{"x": "', b'"}'), (b'"', b'"'), (b"", b"")]))
+        return Repeated(head, b"x", size, tail)
+    if kind == 14:
+        return _dumps(draw(st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+            lambda inner: st.lists(inner, max_size=4)
+            | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20)))
+    return draw(st.sampled_from([b"1", b"\"a\"", b"[]", b"null", b"true", b"{} {}",
+                                 b"{\"a\": 1}garbage", b"{\"a\": 1} "]))
+
+
+@st.composite
+def exchanges(draw: Any) -> tuple[int, str, int, bytes | Repeated, bytes | Repeated]:
+    """``(case index, mode, exit code, stdout bytes, stderr bytes)``: one
+    answer of an implementation in ``plain`` or ``batch`` mode."""
+    index = draw(st.integers(0, len(golden_cases()) - 1))
+    mode = draw(st.sampled_from(["plain", "batch"]))
+    code = draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5, 69, 124, 255, -9, -15, -11]))
+    err = draw(st.sampled_from([b"", b"boom\n", b"a\nb\x1b[2J\n", b"\xff\xfe\n",
+                                Repeated(b"", b"x", 70_000, b"\n"),
+                                b"line\r\nforged: error\n"]))
+    return index, mode, code, draw(hostile_answers(index)), err
+
+
+class FakeBatch:
+    """An in-process batch implementation: drives the real
+    :class:`~linguo_cli.golden.BatchImplementation` request path (protocol
+    break detection, JSON decoding, the reply) with scripted answer lines
+    instead of a process. A multi-line answer leaves its extra lines to be
+    found before the next request, as a real reader would."""
+
+    def __init__(self) -> None:
+        from linguo_cli import golden
+
+        class _Batch(golden.BatchImplementation):
+            def _start(inner) -> None:  # noqa: N805 - the fake process "starts"
+                inner._proc = object()  # type: ignore[assignment]
+                inner.hello = {"ready": True}
+
+            def _stop(inner, graceful: bool = False) -> None:  # noqa: N805
+                inner._proc = None
+                self.pending.clear()
+
+            def _extra_line(inner) -> bytes | None:  # noqa: N805
+                return self.pending.pop(0) if self.pending else None
+
+            def _exchange(inner, message: Mapping[str, Any]) -> Any:  # noqa: N805
+                json.dumps(message)  # what would be written must be JSON
+                if not self.next:
+                    return golden.Reply(failure="the implementation ended (exit 0) without "
+                                                "answering", failure_type="crash")
+                first, *rest = self.next
+                self.pending.extend(line for line in rest if line.strip())
+                return first
+
+        self.pending: list[bytes] = []
+        self.next: list[bytes] = []
+        self.impl = _Batch(["fake"], timeout=1.0)
+
+    def __call__(self, request: Mapping[str, Any]) -> Any:
+        return self.impl(request)
+
+
+def _check_printable(text: str, what: str) -> None:
+    assert "\n" not in text and not _RAW_CONTROL.search(text), \
+        f"{what} not one printable line: {text!r}"
+
+
+def judge_exchange(value: tuple[int, str, int, bytes | Repeated, bytes | Repeated],
+                   fake: FakeBatch,
+                   stats: Counter[str]) -> Any:
+    """Run one hostile answer through the runner code of ``linguo verify``
+    (the plain reply from exit code and bytes, or the batch request path of
+    :class:`FakeBatch`; then judging, skips, failure lines, the early-stop
+    text) and assert every line it prints is one printable line. Returns the
+    :class:`~linguo_cli.golden.Outcome`."""
+    from linguo_cli import golden, golden_run, golden_select
+
+    index, mode, code = value[:3]
+    out, err = built(value[3]), built(value[4])
+    case = golden_cases()[index]
+    if mode == "plain":
+        def runner(_request: Mapping[str, Any]) -> Any:
+            reply = golden.PlainImplementation._reply(code, out, err)
+            reply.stderr = err.decode("utf-8", "replace")
+            return reply
+    else:
+        fake.next = out.split(b"\n") if out.strip() else [out]
+        runner = fake
+    plan = golden_run._Plan([case], runner, lambda: None, "fake", None,
+                            golden_select.SkipList(), None)
+    outcome = golden_run._one(case, plan, golden_run.Options(impl="fake"), None)
+    assert outcome is not None
+    state = "skip" if outcome.skipped is not None else "fail" if outcome.failed else "pass"
+    stats[f"{mode} {state}"] += 1
+    for line in golden_run.failure_lines(outcome, verbose=False):
+        _check_printable(line, "failure line")
+    for line in golden_run.early_stop_lines("why", outcome):
+        _check_printable(line, "early-stop line")
+    _check_printable(golden_run.answer_of(outcome), "answer")
+    return outcome
+
+
+def check_report(outcomes: list[Any]) -> None:
+    """The summary, hint and JUnit XML of a run of ``outcomes``: one line
+    each, and XML that parses with one ``testcase`` per outcome."""
+    import xml.etree.ElementTree as ET
+
+    from linguo_cli import golden_run
+
+    _check_printable(golden_run.summary_line(outcomes, "fake"), "summary")
+    _check_printable(golden_run.same_answer_hint(outcomes, "fake"), "hint")
+    golden_run.early_stop(outcomes[:20])
+    root = ET.fromstring(golden_run.junit_xml(outcomes, implementation="fake", version=2))
+    assert len(root.findall("./testsuite/testcase")) == len(outcomes)
+
+
+@st.composite
+def adapter_lines(draw: Any) -> bytes | Repeated:
+    """One request line for ``linguo adapter --batch`` (without its newline):
+    a golden request (exact or perturbed), or a hostile line (garbage,
+    invalid UTF-8, deep nesting, NaN, blank, a line over the 1 MiB limit)."""
+    kind = draw(st.integers(0, 9))
+    index = draw(st.integers(0, len(golden_cases()) - 1))
+    request = golden_cases()[index].request
+    if kind <= 2:
+        return json.dumps(request).encode()
+    if kind <= 4:
+        return _dumps(_perturb(draw, request))
+    if kind == 5:
+        return draw(st.sampled_from(_ODD_TEXTS + ("", "  ", "\x0c", "{}", "[]", "null")))\
+            .encode()
+    if kind == 6:
+        return _nested(draw(st.sampled_from([1000, 50_000])), draw(st.sampled_from(
+            ["[", "{\"a\":"])))
+    if kind == 7:
+        return draw(st.binary(max_size=100)).replace(b"\n", b"")
+    if kind == 8 and draw(st.integers(0, 9)) == 0:
+        return Repeated(b"", b"x", 1024 * 1024 + draw(st.integers(1, 4096)), b"")
+    return json.dumps(request).encode()[: draw(st.integers(0, 200))]
+
+
+def _answer_lines(text: str) -> list[Any]:
+    lines = text.split("\n")
+    assert lines[-1] == "", f"output does not end with a newline: {text[-200:]!r}"
+    return [json.loads(line) for line in lines[:-1]]
+
+
+def check_adapter(value: tuple[bool, list[bytes | Repeated], bytes | Repeated],
+                  stats: Counter[str]) -> int:
+    """Feed hostile lines to :func:`~linguo_cli.golden.serve_batch` (after a
+    hello, hostile with ``bad_hello``) and one hostile request to
+    :func:`~linguo_cli.golden.serve_plain`, in memory: every non-blank line
+    gets exactly one JSON object line, no exception escapes, no answer is an
+    internal error (exit 5). Returns the number of lines answered."""
+    import io
+
+    from linguo_cli import golden
+
+    bad_hello = value[0]
+    lines, plain = [built(line) for line in value[1]], built(value[2])
+    hello = b"\xff{" if bad_hello else json.dumps({"suite": golden.SUITE_NAME,
+                                                   "version": 2}).encode()
+    out, err = io.StringIO(), io.StringIO()
+    code = golden.serve_batch(io.BytesIO(b"\n".join([hello, *lines]) + b"\n"), out, err)
+    answers = _answer_lines(out.getvalue())
+    if bad_hello:
+        assert code == 2 and len(answers) == 1 and answers[0]["ready"] is False
+        return 1
+    expected = [line for line in lines
+                if len(line) + 1 > 1024 * 1024 or line.decode("utf-8", "replace").strip()]
+    assert code == 0 and len(answers) == len(expected) + 1, (len(answers), len(expected))
+    for answer in answers:
+        assert isinstance(answer, dict)
+        error = answer.get("error") if "kind" not in answer else None
+        assert not (isinstance(error, dict) and error.get("exit") == 5), answer
+        stats["adapter error" if error else "adapter result"] += 1
+    out, err = io.StringIO(), io.StringIO()
+    code = golden.serve_plain(io.BytesIO(plain), out, err)
+    assert code in (0, 3, 4), (code, err.getvalue())
+    plain_answers = _answer_lines(out.getvalue())
+    assert len(plain_answers) == (0 if code == 3 and not plain_answers else 1)
+    _check_printable(err.getvalue().rstrip("\n"), "adapter stderr")
+    return len(answers) + len(plain_answers)
+
+
+def adapter_sessions() -> st.SearchStrategy[tuple[bool, list[bytes | Repeated],
+                                                   bytes | Repeated]]:
+    """``(bad hello, request lines, plain request)`` for :func:`check_adapter`."""
+    return st.tuples(st.integers(0, 19).map(lambda n: n == 0),
+                     st.lists(adapter_lines(), min_size=1, max_size=8), adapter_lines())
+
+
+#: Scripts of ``tests/hostile_impl.py`` run by :func:`check_subprocess`.
+HOSTILE_SCRIPTS = ("garbage", "two-lines", "huge", "deep", "mixed", "exits", "sleeps", "fork",
+                   "refuse", "deep-hello", "fork-hello")
+#: Cases each hostile subprocess run is given (a few kinds).
+HOSTILE_CASES = ["damage/apply.yaml::temp-hp-absorbs-first", "damage/apply.yaml::unknown-target",
+                 "tests/degrees.yaml::success-lower-border"]
+
+
+def _alive(pid: int) -> bool:
+    """Is ``pid`` a living process (a zombie is not)?"""
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def left_behind(before: frozenset[int]) -> list[int]:
+    """Living child processes of this process not in ``before``."""
+    import os
+
+    from linguo_cli import impl_process
+
+    return [pid for pid in impl_process._children_of(os.getpid())
+            if pid not in before and _alive(pid)]
+
+
+def sys_executable() -> str:
+    """This Python interpreter (to start ``tests/hostile_impl.py``)."""
+    import sys
+
+    return sys.executable
+
+
+def check_subprocess(script: str, workdir: Any, stats: Counter[str]) -> None:
+    """Run ``linguo verify --batch`` against ``tests/hostile_impl.py SCRIPT``
+    with a 1 s timeout over :data:`HOSTILE_CASES`: it ends with 0 or 1, its
+    summary and its JUnit XML (which parses), and leaves no process behind
+    (the double-forked sleeper included)."""
+    import io
+    import os
+    import shlex
+    import sys
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
+    from linguo_cli import golden, impl_process
+
+    work = Path(workdir)
+    pidfile, junit = work / f"{script}.pid", work / f"{script}.xml"
+    pidfile.unlink(missing_ok=True)
+    impl = " ".join(shlex.quote(x) for x in (sys.executable, str(Path(__file__).with_name(
+        "hostile_impl.py")), script, str(pidfile)))
+    before = frozenset(impl_process._children_of(os.getpid()))
+    out = io.StringIO()
+    code = golden.verify(golden.default_suite_dir(), impl=impl, batch=True, timeout=1.0,
+                         filters=HOSTILE_CASES, junit=str(junit), quiet=True, out=out,
+                         err=io.StringIO())
+    text = out.getvalue()
+    assert code in (0, 1), (script, code, text)
+    assert " cases: " in text.splitlines()[-1], (script, text[-500:])
+    for line in text.splitlines():
+        assert not _RAW_CONTROL.search(line), (script, line)
+    ET.parse(junit)
+    if pidfile.exists():
+        pid = int(pidfile.read_text())
+        stats["double-forked sleepers ended"] += 1
+        assert not _alive(pid), f"{script}: the double-forked sleeper {pid} is still running"
+    left = left_behind(before)
+    assert not left and not impl_process._GROUPS, (script, left, impl_process._GROUPS)
+    stats["subprocess runs"] += 1
