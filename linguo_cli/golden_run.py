@@ -167,7 +167,7 @@ def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | No
     ts = ET.SubElement(root, "testsuite", {"name": suite_name, **counts,
                                            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S")})
     props = ET.SubElement(ts, "properties")
-    ET.SubElement(props, "property", name="implementation", value=implementation)
+    ET.SubElement(props, "property", name="implementation", value=_xml_safe(implementation))
     ET.SubElement(props, "property", name="suite_version",
                   value="" if version is None else str(version))
     for o in outcomes:

@@ -285,3 +285,20 @@ def test_a_fifo_larger_than_a_document_is_refused(tmp_path: Path) -> None:
 def test_devices_stay_refused(device: str) -> None:
     r = run_cli("resolve", device)
     assert r.exit_code == 3 and "is a device" in r.stderr
+
+
+def test_junit_report_parses_with_control_characters_in_the_command(tmp_path: Path) -> None:
+    """An --impl command holding a control character still gives XML that
+    parses (the label is made XML-safe like every other text)."""
+    import xml.etree.ElementTree as ET
+
+    impl = _impl(tmp_path, """
+        import sys
+        sys.stdin.read()
+        sys.exit(3)
+    """, name="impl\x1b.py")
+    junit = tmp_path / "report.xml"
+    golden.verify(golden.default_suite_dir(), impl=impl, timeout=20, filters=ONE_CASE,
+                  quiet=True, junit=str(junit), out=__import__("io").StringIO())
+    root = ET.parse(junit).getroot()
+    assert root.iter("property") is not None
