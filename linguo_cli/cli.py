@@ -706,7 +706,7 @@ def _run_amount(req: dict[str, Any], *, state: str | None, targets: list[str] | 
 
 @app.command(epilog="Examples: linguo damage --tick strong --dice 4d6 --mod potential=2 --crit "
                     "--rolls 3,3,4,6,1,2,5,6 | linguo damage --tick low --dice 2d6 --type fire "
-                    "--state examples/state.yaml --target goblin --in-place")
+                    "--state examples/state.yaml --target goblin -o after.yaml")
 def damage(
     tick: Annotated[str, typer.Option("--tick", help="Damage tick (T1): none, tiny, low, "
                                       "moderate, strong, high, major, severe, huge, massive, "
@@ -791,7 +791,7 @@ def heal(
 
 
 @app.command("temp-hp", epilog="Example: linguo temp-hp examples/state.yaml --target ayla "
-                               "--amount 20 --keep new --in-place")
+                               "--amount 20 --keep new -o after.yaml")
 def temp_hp(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
     target: Annotated[list[str], typer.Option(
@@ -816,7 +816,7 @@ def temp_hp(
 
 
 @app.command("death-save", epilog="Example: linguo death-save examples/state.yaml --entity "
-                                  "ayla --rolls 12 --in-place")
+                                  "bram --rolls 12 -o after.yaml")
 def death_save(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
     entity: Annotated[str, typer.Option("--entity", help="Id of the Dying entity.")],
