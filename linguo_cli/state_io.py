@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -625,25 +625,39 @@ def _json_positions(text: str, *, refuse_deep: bool = True
     lines = _LineIndex(text)
     values: dict[Path_, Pos] = {}
     keys: dict[Path_, Pos] = {}
-    # frames: [path, is_map, next index or current key]
-    stack: list[list[Any]] = []
+    for event, path, m in _json_events(text):
+        if event == "key":
+            keys[path] = lines.at(m.start())
+        elif event != "close":
+            values.setdefault(path, lines.at(m.start()))
+            if event == "open" and refuse_deep and len(path) >= MAX_DEPTH:
+                raise _Refused(lines.at(m.start()), path,
+                               f"nested deeper than {MAX_DEPTH} levels")
+    return values, keys
+
+
+def _json_events(text: str) -> Iterator[tuple[str, Path_, re.Match[str]]]:
+    """Walk the tokens of JSON ``text`` with their paths: ``("key", path of
+    the value it names, token)``, ``("open", path, "{" or "[")``, ``("close",
+    path of the container, "}" or "]")`` and ``("scalar", path, token)``.
+    The one walker behind positions (reading) and spans (writing back)."""
+    stack: list[list[Any]] = []  # [path, is_map, next index or current key]
     no_key = object()
     for m in _JSON_TOKEN.finditer(text):
-        tok = m.group()
-        c = tok[0]
+        c = m.group()[0]
         if c in ",:":
             continue
         if c in "}]":
             if stack:
-                stack.pop()
+                yield "close", stack.pop()[0], m
             continue
         if stack and stack[-1][1] and stack[-1][2] is no_key:
             try:
-                k = json.loads(tok)
+                k = json.loads(m.group())
             except ValueError:
-                k = tok
+                k = m.group()
             stack[-1][2] = k
-            keys[stack[-1][0] + (k,)] = lines.at(m.start())
+            yield "key", stack[-1][0] + (k,), m
             continue
         if not stack:
             path: Path_ = ()
@@ -653,50 +667,26 @@ def _json_positions(text: str, *, refuse_deep: bool = True
         else:
             path = stack[-1][0] + (stack[-1][2],)
             stack[-1][2] += 1
-        values.setdefault(path, lines.at(m.start()))
         if c in "{[":
-            if refuse_deep and len(path) >= MAX_DEPTH:
-                raise _Refused(lines.at(m.start()), path,
-                               f"nested deeper than {MAX_DEPTH} levels")
+            yield "open", path, m
             stack.append([path, c == "{", no_key if c == "{" else 0])
-    return values, keys
+        else:
+            yield "scalar", path, m
 
 
 def _json_spans(text: str) -> Spans:
     """The :class:`Spans` of JSON ``text`` (already read, so well formed):
     every value from its first to its last character, every key's string."""
     spans = Spans()
-    stack: list[list[Any]] = []  # [path, is_map, next index or current key]
-    no_key = object()
-    for m in _JSON_TOKEN.finditer(text):
-        tok = m.group()
-        c = tok[0]
-        if c in ",:":
-            continue
-        if c in "}]":
-            if stack:
-                path = stack.pop()[0]
-                start = spans.values[path][0]
-                spans.values[path] = (start, m.end(), "flow")
-            continue
-        if stack and stack[-1][1] and stack[-1][2] is no_key:
-            k = json.loads(tok)
-            stack[-1][2] = k
-            spans.keys[stack[-1][0] + (k,)] = (m.start(), m.end())
-            continue
-        if not stack:
-            path = ()
-        elif stack[-1][1]:
-            path = stack[-1][0] + (stack[-1][2],)
-            stack[-1][2] = no_key
-        else:
-            path = stack[-1][0] + (stack[-1][2],)
-            stack[-1][2] += 1
-        if c in "{[":
+    for event, path, m in _json_events(text):
+        if event == "key":
+            spans.keys[path] = (m.start(), m.end())
+        elif event == "open":
             spans.values[path] = (m.start(), -1, "flow")
-            stack.append([path, c == "{", no_key if c == "{" else 0])
+        elif event == "close":
+            spans.values[path] = (spans.values[path][0], m.end(), "flow")
         else:
-            spans.values[path] = (m.start(), m.end(), '"' if c == '"' else "")
+            spans.values[path] = (m.start(), m.end(), '"' if m.group()[0] == '"' else "")
     return spans
 
 
