@@ -72,7 +72,10 @@ def render(doc: Any) -> tuple[str, str]:
     """The text to write ``doc`` (a :class:`~linguo_cli.state_io.Document`)
     back, and how it was made: ``"unchanged"`` (the original text),
     ``"edited"`` (changed scalars and nodes replaced in the original text) or
-    ``"rewritten"`` (the whole-document fallback). A BOM the file had is kept.
+    ``"rewritten"`` (the whole-document fallback: ruamel's round-trip writer,
+    and where even that does not read back, e.g. anchors reused across
+    changed values, the plain tree without anchors and comments). A BOM the
+    file had is kept.
 
     Raises :class:`LinguoError` (exit 5) when no text reads back as the
     state to write (a bug in linguo; nothing must be written then).
@@ -97,6 +100,10 @@ def render(doc: Any) -> tuple[str, str]:
     whole = _rewrite(doc, before, new)
     if reads_back(whole, new, doc):
         return bom + whole, "rewritten"
+    if doc.format == "yaml":  # last of all: the plain tree, without anchors or comments
+        plain = state_io.dump_yaml(new, state_io.yaml_layout(doc.text))
+        if reads_back(plain, new, doc):
+            return bom + plain, "rewritten"
     raise LinguoError(f"{doc.name}: internal error: the state written back would not read "
                       "back as the new state; nothing was written (please report this)")
 

@@ -327,3 +327,24 @@ def test_random_states_written_back_change_only_the_changed_values(
     stats: Counter[str] = Counter()
     fuzzing.check_writeback((text, pick, a, b), stats)
     assert stats["bytes outside changed values"] == 0
+
+
+def test_when_the_round_trip_writer_fails_the_plain_tree_is_written(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last fallback (found by the long fuzz campaign, 1 in ~25,000
+    states with reused anchors): when neither the edit nor ruamel's
+    round-trip text reads back as the new state, the plain tree is written
+    (comments and anchors lost) rather than failing with exit 5."""
+    from linguo_cli import state_io, writeback
+
+    text = "# top\nentities:\n- {id: e0, kind: enemy, hp: &a0 10, max_hp: 20}\n"
+    doc = state_io.parse(text, "s.yaml")
+    doc.snapshot()
+    doc.data["entities"][0]["hp"] = 7
+    monkeypatch.setattr(writeback._Editor, "run", lambda self, before, new: None)
+    monkeypatch.setattr(writeback, "_rewrite", lambda doc, before, new: "not: [a, state")
+    out, how = writeback.render(doc)
+    assert how == "rewritten"
+    again = state_io.parse(out, "s.yaml")
+    assert state_io.to_plain(again.data) == {
+        "entities": [{"id": "e0", "kind": "enemy", "hp": 7, "max_hp": 20}]}
