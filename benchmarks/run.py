@@ -20,10 +20,10 @@ How figures are taken (budgets hold on the project's 2-core machine):
   ``python -c pass`` run alternately (so load from other work hits both
   alike), median of ``--runs`` (>= 10) runs each after two warm-up runs that
   leave compiled bytecode behind, as ``pip install`` does;
-* in-process throughput: the public API (:func:`linguo_cli.requests.resolve`
+* in-process throughput: the public API (:func:`linguo_cli.rulesets.linguomancy.requests.resolve`
   on schema-valid requests) in a calibrated loop, best of three repeats;
-* golden suite in-process: :func:`linguo_cli.golden.load_cases` plus
-  :func:`linguo_cli.golden.run_in_process` on every case (schema validation
+* golden suite in-process: :func:`linguo_cli.conformance.golden.load_cases` plus
+  :func:`linguo_cli.conformance.golden.run_in_process` on every case (schema validation
   included), best of three;
 * batch verify: ``linguo verify --impl "python echo_adapter.py" --batch`` on
   the golden suite copied until it holds >= 3,000 cases (one process, wall
@@ -191,14 +191,14 @@ def golden_cases() -> list[Any]:
     """Every case of the shipped golden suite (loaded once)."""
     global _CASES
     if _CASES is None:
-        from linguo_cli import golden
+        from linguo_cli.conformance import golden
 
         _CASES = golden.load_cases(golden.default_suite_dir())
     return _CASES
 
 
 def kind_available(kind: str) -> bool:
-    from linguo_cli import requests
+    from linguo_cli.rulesets.linguomancy import requests
 
     return kind in requests.HANDLERS
 
@@ -206,8 +206,8 @@ def kind_available(kind: str) -> bool:
 def templates(kind: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True
               ) -> list[dict[str, Any]]:
     """Requests of ``kind`` from golden cases that resolve without error."""
-    from linguo_cli import requests
-    from linguo_cli.errors import LinguoError
+    from linguo_cli.core.errors import LinguoError
+    from linguo_cli.rulesets.linguomancy import requests
 
     if not kind_available(kind):
         raise NotAvailable(f"no '{kind}' request kind yet")
@@ -261,7 +261,8 @@ def bench_cold(args: argparse.Namespace) -> list[Row]:
 
 def bench_checks(args: argparse.Namespace) -> list[Row]:
     """Resolved checks per second, in-process (schema-valid requests)."""
-    from linguo_cli import requests, state_io
+    from linguo_cli.io import state_io
+    from linguo_cli.rulesets.linguomancy import requests
 
     reqs = [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
              "rolls": [face]} for face in range(1, 21)]
@@ -292,7 +293,7 @@ def bench_checks(args: argparse.Namespace) -> list[Row]:
 
 
 def _cycle(reqs: list[dict[str, Any]]) -> Callable[[], Any]:
-    from linguo_cli import requests
+    from linguo_cli.rulesets.linguomancy import requests
 
     state = {"i": 0}
 
@@ -339,7 +340,7 @@ def turn_request(entities: int = 4) -> dict[str, Any]:
 
 def bench_turns(args: argparse.Namespace) -> list[Row]:
     """Five-step turns per second, in-process (a 4-entity state)."""
-    from linguo_cli import requests
+    from linguo_cli.rulesets.linguomancy import requests
 
     if not kind_available("turn"):
         raise NotAvailable("no 'turn' request kind yet")
@@ -362,7 +363,7 @@ def bench_damage(args: argparse.Namespace) -> list[Row]:
 
 def bench_golden(args: argparse.Namespace) -> list[Row]:
     """The whole golden suite in-process: load, validate, resolve, compare."""
-    from linguo_cli import golden
+    from linguo_cli.conformance import golden
 
     best = float("inf")
     n = failed = 0
@@ -391,7 +392,8 @@ def _verify_help() -> str:
 def _big_suite(folder: Path, minimum: int) -> int:
     """Copy the golden suite into ``folder`` until it holds >= ``minimum``
     cases (ids and descriptions made unique); returns the case count."""
-    from linguo_cli import golden, state_io
+    from linguo_cli.conformance import golden
+    from linguo_cli.io import state_io
 
     root = golden.default_suite_dir()
     files = golden.case_files(root)
@@ -437,7 +439,7 @@ def bench_batch(args: argparse.Namespace) -> list[Row]:
 def bench_odds(args: argparse.Namespace) -> list[Row]:
     """Exact odds of a check with advantage: time per call, every call on a
     different (modifier, DC) so no cache answers it."""
-    from linguo_cli import requests
+    from linguo_cli.rulesets.linguomancy import requests
 
     if not kind_available("odds"):
         raise NotAvailable("no 'odds' request kind yet")
@@ -484,9 +486,10 @@ def write_state(path: Path, n: int) -> None:
 
 def child_state_io(path: str, out: str) -> None:
     """Child mode: load + validate + entities + write one state (no rules)."""
-    from linguo_cli import cli, state_io
+    from linguo_cli.io import state_io
+    from linguo_cli.rulesets.linguomancy.commands.state import load_state
 
-    doc = cli.load_state(path)
+    doc = load_state(path)
     state_io.atomic_write(out, state_io.dump_document(doc))
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from linguo_cli.cli import app
+from linguo_cli.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,7 +2,7 @@
 ``tests/fuzz_campaign.py`` (the long campaign).
 
 * :func:`request_kinds` - every kind of ``schemas/request.schema.json`` that
-  has a handler in :data:`linguo_cli.requests.HANDLERS` (new kinds are fuzzed
+  has a handler in :data:`linguo_cli.rulesets.linguomancy.requests.HANDLERS` (new kinds are fuzzed
   as soon as they are registered).
 * :func:`from_schema` - a hypothesis strategy built from one of our JSON
   Schemas (types, ranges, patterns, enums, required/optional properties,
@@ -31,9 +31,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from linguo_cli import requests, state_io
-from linguo_cli.dice import ScriptedDice, SeededDice
-from linguo_cli.errors import InputError, LinguoError
+from linguo_cli.core.dice import ScriptedDice, SeededDice
+from linguo_cli.core.errors import InputError, LinguoError
+from linguo_cli.io import state_io
+from linguo_cli.rulesets.linguomancy import requests
 
 #: Keys whose string value names an entity of the inline state.
 REF_KEYS = frozenset({"target", "caster", "entity", "attacker", "source", "healer", "actor",
@@ -635,7 +636,7 @@ def writeback_texts(draw: Any) -> tuple[str, str]:
         if isinstance(v, (int, float)):
             return str(v)
         style = draw(styles)
-        from linguo_cli.writeback import _plain_ok
+        from linguo_cli.io.writeback import _plain_ok
 
         if style == "plain" and _plain_ok(v, flow) and len(v) < 100:
             return str(v)
@@ -706,7 +707,7 @@ def _changed_regions(doc: Any, old: Any, new: Any, path: tuple[Any, ...] = ()
                      ) -> list[tuple[int, int]]:
     """Spans of ``doc``'s text that may change: changed scalars, and the whole
     node where a structure changed (keys added, a list resized, a type changed)."""
-    from linguo_cli.writeback import same
+    from linguo_cli.io.writeback import same
 
     if same(old, new):
         return []
@@ -759,9 +760,10 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     ``run_state_request`` does, and check the text written back: it reads
     back as the result's state, and differs from the original only inside
     changed values (``stats["bytes outside changed values"]``)."""
-    from linguo_cli import requests, writeback
-    from linguo_cli.dice import ScriptedDice
-    from linguo_cli.model import Entity
+    from linguo_cli.core.dice import ScriptedDice
+    from linguo_cli.io import writeback
+    from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.rulesets.linguomancy.model import Entity
 
     (text, fmt), pick, a, b = case
     doc = state_io.parse(text, NAME)
@@ -855,7 +857,7 @@ MAX_HOSTILE_BYTES = 3 * 1024 * 1024
 @cache
 def golden_cases() -> tuple[Any, ...]:
     """The golden suite's cases (loaded once)."""
-    from linguo_cli import golden
+    from linguo_cli.conformance import golden
 
     return tuple(golden.load_cases(golden.default_suite_dir()))
 
@@ -863,7 +865,7 @@ def golden_cases() -> tuple[Any, ...]:
 @cache
 def _own_answer(index: int) -> dict[str, Any]:
     """linguo's own answer to case ``index`` as the batch protocol writes it."""
-    from linguo_cli import golden
+    from linguo_cli.conformance import golden
 
     case = golden_cases()[index]
     reply = golden.run_in_process(case.request)
@@ -1004,13 +1006,13 @@ def exchanges(draw: Any) -> tuple[int, str, int, bytes | Repeated, bytes | Repea
 
 class FakeBatch:
     """An in-process batch implementation: drives the real
-    :class:`~linguo_cli.golden.BatchImplementation` request path (protocol
+    :class:`~linguo_cli.conformance.golden.BatchImplementation` request path (protocol
     break detection, JSON decoding, the reply) with scripted answer lines
     instead of a process. A multi-line answer leaves its extra lines to be
     found before the next request, as a real reader would."""
 
     def __init__(self) -> None:
-        from linguo_cli import golden
+        from linguo_cli.conformance import golden
 
         class _Batch(golden.BatchImplementation):
             def _start(inner) -> None:  # noqa: N805 - the fake process "starts"
@@ -1053,8 +1055,10 @@ def judge_exchange(value: tuple[int, str, int, bytes | Repeated, bytes | Repeate
     (the plain reply from exit code and bytes, or the batch request path of
     :class:`FakeBatch`; then judging, skips, failure lines, the early-stop
     text) and assert every line it prints is one printable line. Returns the
-    :class:`~linguo_cli.golden.Outcome`."""
-    from linguo_cli import golden, golden_run, golden_select
+    :class:`~linguo_cli.conformance.golden.Outcome`."""
+    from linguo_cli.conformance import golden
+    from linguo_cli.conformance import run as golden_run
+    from linguo_cli.conformance import select as golden_select
 
     index, mode, code = value[:3]
     out, err = built(value[3]), built(value[4])
@@ -1086,7 +1090,7 @@ def check_report(outcomes: list[Any]) -> None:
     each, and XML that parses with one ``testcase`` per outcome."""
     import xml.etree.ElementTree as ET
 
-    from linguo_cli import golden_run
+    from linguo_cli.conformance import run as golden_run
 
     _check_printable(golden_run.summary_line(outcomes, "fake"), "summary")
     _check_printable(golden_run.same_answer_hint(outcomes, "fake"), "hint")
@@ -1128,14 +1132,14 @@ def _answer_lines(text: str) -> list[Any]:
 
 def check_adapter(value: tuple[bool, list[bytes | Repeated], bytes | Repeated],
                   stats: Counter[str]) -> int:
-    """Feed hostile lines to :func:`~linguo_cli.golden.serve_batch` (after a
+    """Feed hostile lines to :func:`~linguo_cli.conformance.golden.serve_batch` (after a
     hello, hostile with ``bad_hello``) and one hostile request to
-    :func:`~linguo_cli.golden.serve_plain`, in memory: every non-blank line
+    :func:`~linguo_cli.conformance.golden.serve_plain`, in memory: every non-blank line
     gets exactly one JSON object line, no exception escapes, no answer is an
     internal error (exit 5). Returns the number of lines answered."""
     import io
 
-    from linguo_cli import golden
+    from linguo_cli.conformance import golden
 
     bad_hello = value[0]
     lines, plain = [built(line) for line in value[1]], built(value[2])
@@ -1200,7 +1204,7 @@ def left_behind(before: frozenset[int]) -> list[int]:
     """Living child processes of this process not in ``before``."""
     import os
 
-    from linguo_cli import impl_process
+    from linguo_cli.conformance import impl_process
 
     return [pid for pid in impl_process._children_of(os.getpid())
             if pid not in before and _alive(pid)]
@@ -1225,7 +1229,7 @@ def check_subprocess(script: str, workdir: Any, stats: Counter[str]) -> None:
     import xml.etree.ElementTree as ET
     from pathlib import Path
 
-    from linguo_cli import golden, impl_process
+    from linguo_cli.conformance import golden, impl_process
 
     work = Path(workdir)
     pidfile, junit = work / f"{script}.pid", work / f"{script}.xml"

@@ -72,31 +72,62 @@ WORK = ROOT / ".mutation"
 #: The rules modules under mutation: name -> file (relative to the root).
 #: The one place to change when the code moves (core and rulesets).
 MODULES: dict[str, str] = {
-    "checks": "linguo_cli/checks.py",
-    "dice": "linguo_cli/dice.py",
-    "ticks": "linguo_cli/ticks.py",
-    "damage": "linguo_cli/damage.py",
-    "flux": "linguo_cli/flux.py",
-    "conditions": "linguo_cli/conditions.py",
-    "turn": "linguo_cli/turn.py",
-    "odds": "linguo_cli/odds.py",
+    "checks": "linguo_cli/rulesets/linguomancy/checks.py",
+    "dice": "linguo_cli/core/dice.py",
+    "ticks": "linguo_cli/rulesets/linguomancy/ticks.py",
+    "damage": "linguo_cli/rulesets/linguomancy/damage.py",
+    "flux": "linguo_cli/rulesets/linguomancy/flux.py",
+    "conditions": "linguo_cli/rulesets/linguomancy/conditions.py",
+    "turn": "linguo_cli/rulesets/linguomancy/turn.py",
+    "odds": "linguo_cli/rulesets/linguomancy/odds.py",
 }
 
 #: Tests per module when coverage contexts are not available (or a line is
 #: executed by no test): test files or node ids.
 TEST_MAP: dict[str, list[str]] = {
-    "checks": ["tests/test_checks.py", "tests/test_cli.py", "tests/test_golden.py"],
-    "dice": ["tests/test_dice.py", "tests/test_mutants_dice.py",
-             "tests/test_mutants_notation.py", "tests/test_mutants_limits.py"],
-    "ticks": ["tests/test_ticks_cli.py", "tests/test_mutants_branches.py",
-              "tests/test_golden.py"],
-    "damage": ["tests/test_damage.py", "tests/test_damage_cli.py",
-               "tests/test_mutants_branches.py", "tests/test_golden.py"],
-    "flux": ["tests/test_flux.py", "tests/test_cast_cli.py", "tests/test_mutants_branches.py",
-             "tests/test_golden.py"],
-    "conditions": ["tests/test_conditions.py", "tests/test_turn.py", "tests/test_golden.py"],
-    "turn": ["tests/test_turn.py", "tests/test_turn_cli.py", "tests/test_golden.py"],
-    "odds": ["tests/test_odds.py", "tests/test_mutants_limits.py", "tests/test_golden.py"],
+    "checks": [
+        "tests/linguomancy/test_checks.py",
+        "tests/linguomancy/test_cli.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "dice": [
+        "tests/core/test_dice.py",
+        "tests/core/test_mutants_dice.py",
+        "tests/core/test_mutants_notation.py",
+        "tests/linguomancy/test_mutants_limits.py",
+    ],
+    "ticks": [
+        "tests/linguomancy/test_ticks_cli.py",
+        "tests/linguomancy/test_mutants_branches.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "damage": [
+        "tests/linguomancy/test_damage.py",
+        "tests/linguomancy/test_damage_cli.py",
+        "tests/linguomancy/test_mutants_branches.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "flux": [
+        "tests/linguomancy/test_flux.py",
+        "tests/linguomancy/test_cast_cli.py",
+        "tests/linguomancy/test_mutants_branches.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "conditions": [
+        "tests/linguomancy/test_conditions.py",
+        "tests/linguomancy/test_turn.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "turn": [
+        "tests/linguomancy/test_turn.py",
+        "tests/linguomancy/test_turn_cli.py",
+        "tests/conformance/test_golden.py",
+    ],
+    "odds": [
+        "tests/linguomancy/test_odds.py",
+        "tests/linguomancy/test_mutants_limits.py",
+        "tests/conformance/test_golden.py",
+    ],
 }
 
 #: Folders and files copied to the scratch repository for the runs.

@@ -1,0 +1,287 @@
+"""The ``linguo`` command line (Typer): parse options -> build a request ->
+:func:`linguo_cli.rulesets.linguomancy.requests.resolve` -> render.
+
+Thin by design: commands only turn options into the same request documents
+``linguo resolve`` reads, so one-off flags and files are resolved by one code
+path. Errors become one line on stderr and a documented exit code (see
+:mod:`linguo_cli.core.errors`); no traceback is ever printed. Heavy modules
+(jsonschema, Rich, ruamel) are imported inside the commands that need them.
+
+No ``from __future__ import annotations`` here: Typer reads every command's
+signature when the app starts, and string annotations would make it ``eval``
+hundreds of them (~80 ms of every one-off command). Annotations in this
+module must therefore name things defined at import time.
+"""
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+try:  # Typer >= 0.22 ships its own copy of Click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover - older Typer on top of Click
+    from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found]
+
+from linguo_cli.cli.options import (
+    ExplainOpt,
+    JsonOpt,
+    RollsOpt,
+    SeedOpt,
+    dice_from_options,
+    run_request,
+)
+from linguo_cli.core.errors import LinguoError, one_line
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 resolved; 1 conformance failures (verify); 2 usage error; "
+    "3 invalid input; 4 rules violation; 5 internal error."
+)
+
+
+class LinguoGroup(TyperGroup):
+    """Typer group that turns every error into one stderr line and an exit code."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (ClickException, typer.Exit, typer.Abort):
+            raise
+        except LinguoError as exc:
+            prefix = "linguo: usage error:" if exc.code == 2 else "linguo: error:"
+            for line in exc.lines():
+                typer.echo(f"{prefix} {one_line(line)}", err=True)
+            _json_error(ctx, exc)
+            raise typer.Exit(exc.code) from None
+        except BrokenPipeError:
+            raise  # the reader has gone: main() ends quietly, as a SIGPIPE would
+        except OSError as exc:
+            if exc.filename is not None:  # a file operation the command did not handle: a bug
+                typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
+                raise typer.Exit(5) from None
+            _output_failed(exc)
+        except RecursionError:
+            typer.echo("linguo: error: input nested too deeply", err=True)
+            raise typer.Exit(3) from None
+        except MemoryError:
+            typer.echo("linguo: error: input too large to process", err=True)
+            raise typer.Exit(3) from None
+        except Exception as exc:  # a bug: still one line, never a traceback
+            typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(5) from None
+        finally:  # state-file locks (state_io.FileLock) end with the command
+            from linguo_cli.io import state_io
+
+            state_io.release_locks()
+
+    argv: list[str] = []
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
+        kwargs["standalone_mode"] = False
+        given = kwargs.get("args", args[0] if args else None)
+        self.argv = [str(a) for a in (sys.argv[1:] if given is None else given)]
+        try:
+            rv = super().main(*args, **kwargs)
+        except ClickException as exc:
+            ctx: Any = getattr(exc, "ctx", None)  # usage errors carry their context
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help())  # bare `linguo` (or a bare group): its help
+                sys.exit(0)
+            message = one_line(" ".join(exc.format_message().split()))
+            where = (f" (see '{ctx.command_path} --help')"
+                     if ctx is not None and ctx.parent is not None else "")
+            typer.echo(f"linguo: usage error: {message}{where}", err=True)
+            sys.exit(2)
+        except typer.Abort:
+            typer.echo("linguo: aborted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(
+    cls=LinguoGroup,
+    name="linguo",
+    help=(
+        "Reference rules engine for the tabletop RPG Linguomancy.\n\n"
+        "Example: linguo check --mod strength=3 --dc 15 --rolls 12\n\n" + EXIT_CODES_HELP
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _json_error(ctx: Any, exc: LinguoError) -> None:
+    """With ``--json`` on the command line, a failing command also prints the
+    error object ``{"error": {"exit", "code", "rule", "place", "message"}}``
+    on stdout (golden/README.md, "Errors"), the batch adapter's error reply."""
+    import json
+
+    args = getattr(ctx.command, "argv", [])
+    if "--json" not in args or exc.code not in (3, 4):
+        return
+    from linguo_cli.core.error_object import error_object
+
+    typer.echo(json.dumps({"error": error_object(exc)}, ensure_ascii=False))
+
+
+def _output_failed(exc: OSError) -> None:
+    """Standard output could not take the result (closed, a full device, a file
+    size limit): one line on stderr and exit 2, never a half-silent exit 0."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    try:
+        sys.stderr.write(f"linguo: error: cannot write the output: {reason}\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):  # stderr gone too: the exit code says it
+        pass
+    _discard_stdout()
+    raise SystemExit(2)
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that what is still buffered
+    for stdout cannot fail again when the interpreter exits."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed before linguo started
+    (``>&-``): writing to it fails like writing to a closed descriptor."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, _text: str) -> int:
+        raise OSError(9, "standard output is closed")
+
+    def flush(self) -> None:
+        return None
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(9, "standard output is closed")
+
+    @property
+    def buffer(self) -> "_ClosedStream":
+        return self
+
+
+def _whole_writes(stream: Any) -> Any:
+    """``stream`` (standard output) rebuilt on a raw writer that writes every
+    byte or raises: Python's own accepts a short write (a file size limit,
+    ``ulimit -f``) and drops the rest silently, which would cut a result short
+    with exit 0. Streams without a file descriptor are returned unchanged."""
+    import io
+    import os
+
+    try:
+        fd: int = int(stream.fileno())
+    except (OSError, AttributeError, ValueError):
+        return stream
+
+    class _WholeWriter(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def fileno(self) -> int:
+            return fd
+
+        def isatty(self) -> bool:
+            return os.isatty(fd)
+
+        def write(self, data: Any) -> int:
+            view = memoryview(data).cast("B")
+            done = 0
+            while done < len(view):  # a short write is retried; the retry reports the error
+                done += os.write(fd, view[done:])
+            return done
+
+    try:
+        stream.flush()
+    except OSError:
+        return stream
+    return io.TextIOWrapper(io.BufferedWriter(_WholeWriter()), encoding=stream.encoding,
+                            errors=stream.errors, line_buffering=stream.line_buffering)
+
+
+def _end_quietly_on_broken_pipe() -> None:
+    """The reader of our output has gone (``linguo ... | head -1``): end at
+    once with 141 (128 + SIGPIPE), as a program killed by SIGPIPE would, with
+    no message; stdout is pointed at /dev/null so the exit flush cannot fail."""
+    _discard_stdout()
+    raise SystemExit(141)
+
+
+def main() -> None:
+    """Console-script entry point (``linguo``).
+
+    Exit codes are those of :mod:`linguo_cli.core.errors`; in addition a closed or
+    full standard output is exit 2 (one line on stderr) and a reader that went
+    away (a broken pipe) ends the run quietly with 141.
+    """
+    import signal
+
+    if hasattr(signal, "SIGXFSZ"):  # a file size limit (ulimit -f): a failed write, not a kill
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    else:
+        sys.stdout = _whole_writes(sys.stdout)
+    code: Any = 0
+    try:
+        app(prog_name="linguo")
+    except SystemExit as exc:
+        code = exc.code
+    except BrokenPipeError:
+        _end_quietly_on_broken_pipe()
+    if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # Click's own EPIPE handling
+        _end_quietly_on_broken_pipe()
+    try:
+        sys.stdout.flush()  # what is still buffered must reach the file, or fail here
+    except BrokenPipeError:
+        _end_quietly_on_broken_pipe()
+    except OSError as exc:
+        _output_failed(exc)
+    raise SystemExit(code)
+
+
+@app.command(epilog="Example: linguo resolve examples/check.yaml --json")
+def resolve(
+    file: Annotated[str, typer.Argument(help="Request document (YAML or JSON); - for stdin.")],
+    rolls: RollsOpt = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    explain: ExplainOpt = False,
+) -> None:
+    """Resolve a request document of any kind (see schemas/request.schema.json)."""
+    from linguo_cli.io import state_io
+
+    doc = state_io.load(file)
+    run_request({}, name=doc.name, as_json=json_, explain=explain,
+                dice=dice_from_options(rolls, seed), document=doc)
+
+
+
+
+def _mount() -> None:
+    """Mount the default ruleset's commands and the conformance commands."""
+    from linguo_cli.cli import conformance
+    from linguo_cli.rulesets.linguomancy import commands
+
+    commands.mount(app)
+    app.registered_commands.extend(conformance.commands.registered_commands)
+    app.registered_groups.extend(conformance.commands.registered_groups)
+
+
+_mount()

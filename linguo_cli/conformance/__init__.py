@@ -1,0 +1,2 @@
+"""The golden conformance suite: loading, checking, comparing, the runners and the
+adapter."""

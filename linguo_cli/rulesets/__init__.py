@@ -1,0 +1,1 @@
+"""The rulesets linguo ships (each imports the core and io, never another ruleset)."""

@@ -1,0 +1,315 @@
+"""Frozen values and enums of the rulebook's nouns shared by the rules modules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from fractions import Fraction
+from typing import Any
+
+
+class Degree(IntEnum):
+    """The six degrees of success, worst to best (rule D4).
+
+    ``shifted(n)`` moves ``n`` steps along the ladder and stops at its ends
+    (rule D5). ``label`` is the spelling used in JSON (``partial_success``).
+    """
+
+    CRITICAL_FAILURE = 0
+    FAILURE = 1
+    PARTIAL_FAILURE = 2
+    PARTIAL_SUCCESS = 3
+    SUCCESS = 4
+    CRITICAL_SUCCESS = 5
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @property
+    def title(self) -> str:
+        return self.name.replace("_", " ").title()
+
+    def shifted(self, steps: int) -> Degree:
+        return Degree(min(max(int(self) + steps, 0), len(Degree) - 1))
+
+    @classmethod
+    def from_label(cls, label: str) -> Degree:
+        return cls[label.upper()]
+
+
+class TestKind(StrEnum):
+    """The three d20 tests (rule D1)."""
+
+    __test__ = False  # not a pytest test class
+
+    CHECK = "check"
+    ATTACK = "attack"
+    SAVE = "save"
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A labelled bonus (positive) or penalty (negative) added to a total."""
+
+    label: str
+    value: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"label": self.label, "value": self.value}
+
+
+def ability_modifier_from_score(score: int) -> int:
+    """Rule D6: ``floor((score - 10) / 2)``, e.g. 15 -> 2, 9 -> -1, 8 -> -1."""
+    return (score - 10) // 2
+
+
+# ---------------------------------------------------------------------------
+# Entities of a state file (schemas/state.schema.json)
+
+
+#: Longest distance a state holds, metres (schemas/state.schema.json).
+MAX_METRES = Fraction(100_000)
+
+
+def metres(value: Fraction) -> int | float | str:
+    """A distance in metres for output, always exact: an int when whole
+    (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
+    the denominator is a power of two), else a fraction string (``"10/3"``)."""
+    if value.denominator == 1:
+        return int(value)
+    if value.denominator & (value.denominator - 1) == 0:
+        return float(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition held: ``name`` from the catalog, its ``source``, and
+    ``remaining_turns`` (turns of its holder still to end, C1; ``None`` = no
+    duration)."""
+
+    name: str
+    source: str = ""
+    remaining_turns: int | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"name": self.name}
+        if self.source:
+            out["source"] = self.source
+        if self.remaining_turns is not None:
+            out["remaining_turns"] = self.remaining_turns
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Maintained:
+    """A maintained idiom (P6); ``hand_cost`` ``None`` = the idiom's own."""
+
+    idiom: str
+    hand_cost: int | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"idiom": self.idiom}
+        if self.hand_cost is not None:
+            out["hand_cost"] = self.hand_cost
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """One entity of a state file, with every default filled in.
+
+    Units: HP, Flux points, metres (``Fraction``), action points, Hand points.
+    Field meanings are documented in ``schemas/state.schema.json``.
+    """
+
+    id: str
+    kind: str
+    hp: int
+    max_hp: int
+    name: str = ""
+    temp_hp: int = 0
+    at_zero_hp: str = "dies"
+    abilities: tuple[tuple[str, int], ...] = ()
+    ac: object = None
+    resistances: frozenset[str] = frozenset()
+    vulnerabilities: frozenset[str] = frozenset()
+    immunities: frozenset[str] = frozenset()
+    conditions: tuple[Condition, ...] = ()
+    death_successes: int = 0
+    death_failures: int = 0
+    dead: bool = False
+    death_cause: str | None = None
+    resurrection: str | None = None
+    flux: int = 10
+    flux_max: int = 10
+    flux_regen: int = 1
+    exhaustion: int = 0
+    wordsmithing_level: int = 10
+    expertise: tuple[tuple[str, int], ...] = ()
+    idioms: tuple[str, ...] = ()
+    action_points_per_turn: int = 3
+    action_points: int = 3
+    movement_max: Fraction = Fraction(0)
+    movement: Fraction = Fraction(0)
+    hand_points: int = 2
+    hands_spent: int = 0
+    held_items: tuple[str, ...] = ()
+    maintained: tuple[Maintained, ...] = ()
+    reaction_available: bool = True
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Entity:
+        """Build from a schema-valid mapping, filling defaults."""
+        kind = str(d["kind"])
+        flux_max = int(d.get("flux_max", 10))
+        apt = int(d.get("action_points_per_turn", 3))
+        mmax = Fraction(str(d.get("movement_max", 0)))
+        ds = d.get("death_saves") or {}
+        death = d.get("death") or {}
+        return cls(
+            id=str(d["id"]), kind=kind, hp=int(d["hp"]), max_hp=int(d["max_hp"]),
+            name=str(d.get("name", "")),
+            temp_hp=int(d.get("temp_hp", 0)),
+            at_zero_hp=str(d.get("at_zero_hp", "dying" if kind == "player" else "dies")),
+            abilities=tuple((str(k), int(v)) for k, v in (d.get("abilities") or {}).items()),
+            ac=d.get("ac"),
+            resistances=frozenset(d.get("resistances") or ()),
+            vulnerabilities=frozenset(d.get("vulnerabilities") or ()),
+            immunities=frozenset(d.get("immunities") or ()),
+            conditions=tuple(
+                Condition(str(c["name"]), str(c.get("source", "")), c.get("remaining_turns"))
+                for c in d.get("conditions") or ()),
+            death_successes=int(ds.get("successes", 0)),
+            death_failures=int(ds.get("failures", 0)),
+            dead=bool(d.get("dead", False)),
+            death_cause=death.get("cause"),
+            resurrection=death.get("resurrection"),
+            flux=int(d.get("flux", flux_max)),
+            flux_max=flux_max,
+            flux_regen=int(d.get("flux_regen", 1)),
+            exhaustion=int(d.get("exhaustion", 0)),
+            wordsmithing_level=int(d.get("wordsmithing_level", 10)),
+            expertise=tuple((str(k), int(v)) for k, v in (d.get("expertise") or {}).items()),
+            idioms=tuple(str(i) for i in d.get("idioms") or ()),
+            action_points_per_turn=apt,
+            action_points=int(d.get("action_points", apt)),
+            movement_max=mmax,
+            movement=Fraction(str(d.get("movement", mmax))),
+            hand_points=int(d.get("hand_points", 2)),
+            hands_spent=int(d.get("hands_spent", 0)),
+            held_items=tuple(str(i) for i in d.get("held_items") or ()),
+            maintained=tuple(
+                Maintained(str(m["idiom"]), m.get("hand_cost")) for m in d.get("maintained") or ()),
+            reaction_available=bool(d.get("reaction_available", True)),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field in the state-file shape (defaults included)."""
+        return {
+            "id": self.id, "name": self.name, "kind": self.kind,
+            "hp": self.hp, "max_hp": self.max_hp, "temp_hp": self.temp_hp,
+            "at_zero_hp": self.at_zero_hp,
+            "abilities": dict(self.abilities),
+            "ac": self.ac,
+            "resistances": sorted(self.resistances),
+            "vulnerabilities": sorted(self.vulnerabilities),
+            "immunities": sorted(self.immunities),
+            "conditions": [c.as_dict() for c in self.conditions],
+            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
+            "dead": self.dead,
+            "death": (None if self.death_cause is None else
+                      {"cause": self.death_cause,
+                       **({"resurrection": self.resurrection} if self.resurrection else {})}),
+            "flux": self.flux, "flux_max": self.flux_max, "flux_regen": self.flux_regen,
+            "exhaustion": self.exhaustion,
+            "wordsmithing_level": self.wordsmithing_level,
+            "expertise": dict(self.expertise),
+            "idioms": list(self.idioms),
+            "action_points_per_turn": self.action_points_per_turn,
+            "action_points": self.action_points,
+            "movement_max": metres(self.movement_max),
+            "movement": metres(self.movement),
+            "hand_points": self.hand_points,
+            "hands_spent": self.hands_spent,
+            "held_items": list(self.held_items),
+            "maintained": [m.as_dict() for m in self.maintained],
+            "reaction_available": self.reaction_available,
+        }
+
+    def ability(self, name: str) -> int | None:
+        """The modifier for ability ``name``, or ``None`` when it has none."""
+        return dict(self.abilities).get(name)
+
+    def has(self, condition: str) -> bool:
+        """True when the entity holds a condition of that name."""
+        return any(c.name == condition for c in self.conditions)
+
+    def expertise_in(self, noun: str) -> int:
+        """Expertise in ``noun`` (case-insensitive); 0 when absent (F3)."""
+        for k, v in self.expertise:
+            if k.casefold() == noun.casefold():
+                return v
+        return 0
+
+
+# ---------------------------------------------------------------------------
+# Consistent states (rule V1)
+
+#: Death-save count that ends the saves: three failures kill, three successes
+#: stabilise (H6).
+DEATH_SAVE_COUNT = 3
+#: Exhaustion tiers that are death (F5).
+EXHAUSTION_DEATH = 6
+
+
+def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
+    """Rule V1: every fact of entity ``e`` that contradicts the rules, as
+    ``(field path inside the entity, message)`` pairs, in field order; empty
+    for a consistent entity. Pure: no rule is applied.
+
+    Checked: HP in ``0..max_hp``, Flux in ``0..flux_max``, temporary HP at
+    least 0 (H1, F1); a dead entity above 0 HP (H4, H5, H7); Dying or Stable
+    above 0 HP (H5, H8); an entity whose ``at_zero_hp`` is ``dies`` at 0 HP
+    that is neither dead nor knocked out (Unconscious and Stable, whatever
+    their source; H5); three death-save failures on an entity that is not
+    dead, three successes on one still Dying (H6); 6 or more Exhaustion tiers
+    on a living entity (F5). Each message cites V1 and the rule it breaks.
+    """
+    out: list[tuple[tuple[Any, ...], str]] = []
+    if e.hp > e.max_hp:
+        out.append((("hp",), f"hp {e.hp} is above max_hp {e.max_hp} (H3, V1)"))
+    if e.hp < 0:
+        out.append((("hp",), f"hp {e.hp} is below 0 (H1, V1)"))
+    if e.dead and e.hp > 0:
+        out.append((("hp",), f"hp {e.hp} on a dead entity: death leaves 0 HP "
+                             "(H4, H5, H7, V1)"))
+    if not e.dead and e.hp == 0 and e.at_zero_hp == "dies" \
+            and not (e.has("Unconscious") and e.has("Stable")):
+        out.append((("hp",), "0 HP on a living entity whose at_zero_hp is dies: it is dead "
+                             "(dead: true) or knocked out (Unconscious and Stable) (H5, V1)"))
+    if e.temp_hp < 0:
+        out.append((("temp_hp",), f"temp_hp {e.temp_hp} is below 0 (H1, V1)"))
+    for j, c in enumerate(e.conditions):
+        if c.name in ("Dying", "Stable") and e.hp > 0:
+            out.append((("conditions", j, "name"),
+                        f"{c.name} at {e.hp} HP: only an entity at 0 HP can be {c.name} "
+                        "(H5, H8, V1)"))
+    if e.death_successes >= DEATH_SAVE_COUNT and e.has("Dying"):
+        out.append((("death_saves", "successes"),
+                    f"{e.death_successes} death-save successes on an entity still Dying: "
+                    "three make it Stable (H6, V1)"))
+    if e.death_failures >= DEATH_SAVE_COUNT and not e.dead:
+        out.append((("death_saves", "failures"),
+                    f"{e.death_failures} death-save failures on an entity that is not dead: "
+                    "three kill it (H6, V1)"))
+    if e.exhaustion >= EXHAUSTION_DEATH and not e.dead:
+        out.append((("exhaustion",), f"{e.exhaustion} Exhaustion tiers on a living entity: "
+                                     f"{EXHAUSTION_DEATH} or more is death (F5, V1)"))
+    if e.flux > e.flux_max:
+        out.append((("flux",), f"flux {e.flux} is above flux_max {e.flux_max} (F1, V1)"))
+    if e.flux < 0:
+        out.append((("flux",), f"flux {e.flux} is below 0 (F1, V1)"))
+    return out

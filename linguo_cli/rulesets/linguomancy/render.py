@@ -1,0 +1,489 @@
+"""Renderers: a result dict to JSON or to human text (Rich).
+
+The JSON shape is the result of :func:`linguo_cli.rulesets.linguomancy.requests.resolve`, printed
+as is (exact numbers; fractions are strings such as ``"21/2"``). The text view
+puts the outcome first and, with ``explain``, every derivation step with its
+rule ID. Rich is imported only when text is rendered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TextIO
+
+_DEGREE_STYLE = {
+    "critical_failure": "bold white on red",
+    "failure": "bold red",
+    "partial_failure": "red",
+    "partial_success": "yellow",
+    "success": "bold green",
+    "critical_success": "bold black on green",
+}
+
+_KIND_TITLE = {"check": "Ability check", "attack": "Attack roll", "save": "Saving throw"}
+
+
+def to_json(result: Any) -> str:
+    """The result as pretty, stable JSON text (keys in result order)."""
+    return json.dumps(result, indent=2, ensure_ascii=False)
+
+
+def emit(result: dict[str, Any], *, as_json: bool, explain: bool, out: TextIO | None = None
+         ) -> None:
+    """Print ``result`` on stdout: JSON, or the text view (with steps when
+    ``explain``)."""
+    import sys
+
+    stream = out or sys.stdout
+    if as_json:
+        stream.write(to_json(result) + "\n")
+        return
+    from rich.console import Console
+
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    renderer = TEXT_RENDERERS.get(str(result.get("kind")), _generic_text)
+    renderer(console, result)
+    if explain:
+        explain_lines(console, result.get("explanation") or [])
+    rolls = result.get("rolls_used")
+    if rolls:
+        console.print(f"[dim]replay with --rolls {','.join(str(r) for r in rolls)}[/dim]")
+
+
+def explain_lines(console: Any, steps: list[dict[str, str]], indent: str = "  ") -> None:
+    """Print derivation steps as ``[RULE] text`` lines."""
+    from rich.markup import escape
+
+    for s in steps:
+        console.print(f"{indent}[cyan]\\[{escape(s['rule'])}][/cyan] {escape(s['text'])}")
+
+
+def degree_markup(label: str) -> str:
+    """Rich markup that makes a degree stand out, e.g. ``[bold green]Success[/]``."""
+    title = label.replace("_", " ").title()
+    return f"[{_DEGREE_STYLE.get(label, 'bold')}] {title} [/]"
+
+
+def _test_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    title = _KIND_TITLE.get(r["kind"], r["kind"])
+    if r["natural"] is None:
+        line = f"{title}: no die rolled"
+    else:
+        faces = [f["face"] for f in r["faces"]]
+        dice = f"d20 {faces[0]}" if len(faces) == 1 else (
+            f"d20 {faces[0]} and {faces[1]}, kept {r['natural']}")
+        mods = "".join(
+            f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} {escape(m['label'])}"
+            for m in r["modifiers"])
+        target = {"check": "DC", "attack": "AC", "save": "save DC"}[r["kind"]]
+        line = (f"{title}: {dice}{mods} = [bold]{r['total']}[/bold] vs {target} {r['target']}"
+                f" (margin {r['margin']:+d})")
+    console.print(line)
+    verdict = degree_markup(r["degree"])
+    if r["unadjusted_degree"] != r["degree"]:
+        shift = "natural 20" if r["shift"] == "natural_20" else "natural 1"
+        verdict += (f"  (from {r['unadjusted_degree'].replace('_', ' ')} by {shift})")
+    if r["kind"] == "attack":
+        verdict += "  [bold]HIT[/bold]" if r["hit"] else "  [bold]MISS[/bold]"
+        if r["critical_hit"]:
+            verdict += " (critical hit)"
+        if r["critical_miss"]:
+            verdict += " (critical miss)"
+    else:  # D1/S1 rev. 2: the outcome is the degree's, as in ``success``
+        verdict += "  [bold]SUCCEEDS[/bold]" if r["success"] else "  [bold]FAILS[/bold]"
+    console.print(verdict)
+
+
+def _yes_no(value: Any) -> str:
+    return "yes" if value is True else "no" if value is False else ""
+
+
+def _generic_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    for key, value in r.items():
+        if key in ("explanation", "rolls_used"):
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        console.print(f"[bold]{escape(str(key))}[/bold]: {escape(str(text))}")
+
+
+def _turn_text(console: Any, r: dict[str, Any]) -> None:
+    """One compact table per turn: each step with its costs and what is left
+    (the end-of-turn row shows 0 action points: unspent ones are lost, P1).
+    A ``Round N`` heading marks where each round starts (O1); each table's
+    title names its round."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    for t in r.get("turns") or []:
+        if t.get("round_start"):
+            console.print(f"[bold underline]Round {t['round']}[/bold underline]")
+        in_round = f" (round {t['round']})" if t.get("round") is not None else ""
+        table = Table(title=f"Turn {t['turn']}: {escape(str(t['entity']))}{in_round}"
+                      + (" (check only)" if r.get("check") else ""),
+                      title_justify="left", box=None, pad_edge=False)
+        for col in ("#", "step", "AP", "m", "AP left", "m left", "hands", "flux", "reaction",
+                    "events"):
+            table.add_column(col, justify="right" if col not in ("step", "events") else "left",
+                             overflow="fold")
+
+        def row(num: str, label: str, rec: dict[str, Any], ap: str, mv: str,
+                table: Any = table) -> None:
+            left = rec.get("remaining") or {}
+            events = ", ".join(str(e) for e in rec.get("events") or [])
+            table.add_row(num, escape(label), ap, mv, str(left.get("action_points", "")),
+                          str(left.get("movement", "")), str(left.get("hands_free", "")),
+                          str(left.get("flux", "")),
+                          _yes_no(left.get("reaction_available")),
+                          escape(events))
+
+        row("", "start of turn", t.get("start") or {}, "", "")
+        for s in t.get("steps") or []:
+            what = s.get("name") or s.get("idiom") or s.get("target") or s.get("entity")
+            label = s["kind"].replace("_", " ") + (f" {what}" if what else "")
+            row(str(s["step"]), label, s, str(s.get("action_points", "")),
+                str(s.get("movement", "")))
+        end = dict(t.get("end") or {})
+        end["remaining"] = t.get("remaining")
+        row("", "end of turn", end, "", "")
+        console.print(table)
+
+
+def amount_text(r: dict[str, Any]) -> str:
+    """A damage or healing amount with its parts (T4, T5, T7), e.g.
+    ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate, fire)``; dropped
+    faces are marked ``x``."""
+    from rich.markup import escape
+
+    if r.get("full_restoration") or r.get("amount") is None:
+        return f"full restoration to max HP ({r['tick']})"
+    parts = []
+    if r.get("rolled_dice"):
+        faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x") for f in r["faces"])
+        parts.append(f"{r['rolled_dice']} [{faces}] = {r['dice_total']}")
+    if r.get("multiplier") and r.get("ability_modifier"):
+        parts.append(f"{r['ability']} {r['ability_modifier']:+d} x {r['multiplier']}")
+    parts.extend(f"{escape(m['label'])} {m['value']:+d}" for m in r.get("modifiers", []))
+    what = " + ".join(parts) or f"{r['amount']} HP given"
+    extra = [r["tick"]] + (["critical hit"] if r.get("critical") else [])
+    if r.get("damage_type"):
+        extra.append(str(r["damage_type"]))
+    total = "" if not parts or (len(parts) == 1 and r.get("rolled_dice") and r[
+        "amount"] == r["dice_total"]) else f" = [bold]{r['amount']}[/bold]"
+    return f"{what}{total} ({', '.join(extra)})"
+
+
+def _resistance_note(rep: dict[str, Any]) -> str:
+    """``", vulnerable: 7 -> 14"`` when resistance, vulnerability or immunity
+    changed the damage an entity took (R1-R3), else ``""``."""
+    dealt, after = rep.get("damage"), rep.get("damage_after_resistance")
+    if not isinstance(dealt, int) or not isinstance(after, int) or dealt == after:
+        return ""
+    how = ("immune" if after == 0 else "vulnerable" if after > dealt else "resistant"
+           if after * 2 <= dealt else "resistant and vulnerable")
+    return f", {how}: {dealt} -> {after}"
+
+
+def _hp_text(console: Any, r: dict[str, Any]) -> None:
+    """Damage, heal, temp_hp, death_save: the amount and its parts, then one
+    line per entity touched (HP before -> after, events)."""
+    from rich.markup import escape
+
+    kind = r["kind"]
+    if kind in ("damage", "heal"):
+        word = "Damage" if kind == "damage" else "Healing"
+        console.print(f"{word}: {amount_text(r)}")
+        for w in r.get("warnings") or []:
+            console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    elif kind == "temp_hp":
+        console.print(f"Temporary HP: {r['amount']} granted (keep {r['keep']})")
+    else:
+        console.print(f"Death saving throw: d20 {r['natural']}: {r['outcome'].replace('_', ' ')}")
+    for eid, rep in (r.get("entities") or {}).items():
+        b, a = rep["before"], rep["after"]
+        text = f"  {escape(eid)}: HP {b['hp']} -> {a['hp']}/{a['max_hp']}"
+        text += _resistance_note(rep)
+        if b["temp_hp"] or a["temp_hp"]:
+            text += f", temp HP {b['temp_hp']} -> {a['temp_hp']}"
+        ds = a["death_saves"]
+        if ds["successes"] or ds["failures"]:
+            text += f", death saves {ds['successes']} ok / {ds['failures']} failed"
+        if rep.get("events"):
+            text += "  [bold]" + escape(", ".join(rep["events"])) + "[/bold]"
+        console.print(text)
+
+
+def _bar(p: Any, width: int = 32) -> str:
+    """A horizontal bar of ``width`` cells for a probability, in eighths of a cell."""
+    from fractions import Fraction
+
+    eighths = round(Fraction(p) * width * 8)
+    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+
+
+def _approx(text: str) -> str:
+    """``"49/16"`` -> ``"49/16 (about 3.06)"`` (display only; the fraction is exact)."""
+    from fractions import Fraction
+
+    value = Fraction(text)
+    if value.denominator == 1:
+        return text
+    hundredths = round(value * 100)
+    sign = "-" if hundredths < 0 else ""
+    return f"{text} (about {sign}{abs(hundredths) // 100}.{abs(hundredths) % 100:02d})"
+
+
+def _odds_text(console: Any, r: dict[str, Any]) -> None:
+    """Exact odds: a bar chart of the six degrees (best first), then hit,
+    critical hit and critical miss for attacks, then expected damage."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = r["test"]
+    title = _KIND_TITLE.get(t["kind"], t["kind"])
+    target = {"check": "DC", "attack": "AC", "save": "save DC"}[t["kind"]]
+    if t["dice"] is None:
+        what = ("no AC: automatic hit, no die" if t["automatic"] == "no_ac"
+                else "no ability score: automatic failure, no die")
+    else:
+        mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                       f"{escape(m['label'])}" for m in t["modifiers"])
+        what = f"{t['dice']}{mods} vs {target} {t['target']}"
+    console.print(f"[bold]{title} odds[/bold]: {what}")
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column()
+    table.add_column()
+    table.add_column(justify="right")
+    table.add_column(justify="right")
+    for label in reversed(list(r["degrees"])):
+        p = r["degrees"][label]
+        table.add_row(degree_markup(label), f"[{_DEGREE_STYLE.get(label, 'bold')}]"
+                      f"{_bar(p['probability'])}[/]", f"{p['percent']}%", p["probability"])
+    console.print(table)
+    s = r["success"]
+    console.print(f"Success (success or critical success, D1): {s['percent']}% "
+                  f"({s['probability']})")
+    if t["kind"] == "attack":
+        console.print("  ".join(
+            f"{name}: [bold]{r[key]['percent']}%[/bold] ({r[key]['probability']})"
+            for key, name in (("hit", "Hit"), ("critical_hit", "critical hit"),
+                              ("critical_miss", "critical miss"))))
+    d = r.get("damage")
+    if d:
+        parts = [d["dice"], f"Potential {d['potential']:+d} x {d['multiplier']}"]
+        parts += [f"{escape(m['label'])} {m['value']:+d}" for m in d["modifiers"]]
+        flags = [w for w, on in (("immune", d["immune"]), ("resistant", d["resistant"]),
+                                 ("vulnerable", d["vulnerable"])) if on]
+        console.print(f"[bold]Damage[/bold] ({d['tick']} tick{', ' if flags else ''}"
+                      f"{', '.join(flags)}): {' + '.join(parts)}; critical hit "
+                      f"{d['critical_dice']}")
+        console.print(f"Expected damage per attack: [bold]{_approx(d['expected'])}[/bold]; "
+                      f"on a hit {_approx(d['expected_on_hit'])}, on a critical hit "
+                      f"{_approx(d['expected_on_critical_hit'])}; range "
+                      f"{d['minimum']}-{d['maximum']}")
+        if d.get("distribution"):
+            dist = Table(box=None, show_header=False, pad_edge=False)
+            dist.add_column(justify="right")
+            dist.add_column()
+            dist.add_column(justify="right")
+            dist.add_column(justify="right")
+            for row in d["distribution"]:
+                dist.add_row(str(row["amount"]), _bar(row["probability"]),
+                             f"{row['percent']}%", row["probability"])
+            console.print(dist)
+    for w in r.get("warnings") or []:
+        console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+
+
+def _ticks_text(console: Any, r: dict[str, Any]) -> None:
+    """Tick design: expected value and conforming ticks, then suggestions."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from linguo_cli.rulesets.linguomancy.ticks import get_tick
+
+    def titles(names: list[str], healing: bool) -> str:
+        return ", ".join(f"{(t := get_tick(n, healing)).title} ({t.range_text()})"
+                         for n in names) or "none"
+
+    if "dice" in r:
+        console.print(f"[bold]{escape(r['dice'])}[/bold]: expected value "
+                      f"[bold]{_approx(r['expected_value'])}[/bold], minimum {r['minimum']}, "
+                      f"maximum {r['maximum']}")
+        console.print(f"Damage ticks: {titles(r['damage_ticks'], False)}")
+        console.print(f"Healing ticks: {titles(r['healing_ticks'], True)}")
+    if "tick" in r:
+        t = r["tick"]
+        console.print(f"[bold green]Conforms[/bold green] to the {t['title']} "
+                      f"{'healing' if t['healing'] else 'damage'} tick ({t['range']}, "
+                      f"multiplier {t['multiplier']})")
+    s = r.get("suggestions")
+    if s:
+        table_name = "healing" if s["healing"] else "damage"
+        console.print(f"[bold]Dice for the {get_tick(s['tick'], s['healing']).title} "
+                      f"{table_name} tick[/bold] ({s['range']}): {escape(s['note'])}")
+        table = Table(box=None, pad_edge=False)
+        for col in ("dice", "expected", "min", "max", "off by"):
+            table.add_column(col, justify="left" if col == "dice" else "right")
+        for d in s["dice"]:
+            table.add_row(d["dice"], d["expected_value"], str(d["minimum"]),
+                          str(d["maximum"]), d["distance"])
+        if s["dice"]:
+            console.print(table)
+
+
+def _consequence_line(c: dict[str, Any]) -> str:
+    """One line for an overclocking consequence (F4, F5)."""
+    parts = [f"{n['name']}" + ("" if n["turns"] is None else f" for {n['turns']} turn(s)")
+             for n in c["conditions"]]
+    if c["exhaustion_gained"]:
+        parts.append(f"Exhaustion {c['exhaustion_before']} -> {c['exhaustion_after']}")
+    if c["dead"]:
+        death = c["death"] or {}
+        parts.append("[bold red]DIES[/bold red] (" + str(death.get("cause", "")).replace("_", " ")
+                     + (f", resurrection {death['resurrection'].replace('_', ' ')}"
+                        if death.get("resurrection") else "") + ")")
+        ended = [str(e).split(":", 1)[1] for e in c.get("events") or []
+                 if str(e).startswith("condition_ends:")]
+        if ended:  # H10: a death ends every condition
+            parts.append("every condition ends: " + ", ".join(ended))
+    return ", ".join(parts) or "nothing"
+
+
+def _cast_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    sample = " (sample idiom)" if r.get("sample") else ""
+    console.print(f"[bold]{escape(r['caster'])}[/bold] casts [bold]{escape(r['idiom'])}"
+                  f"[/bold]{sample}: cost {r['base_cost']}"
+                  + (f" + upcast {r['upcast']} = {r['final_cost']}" if r["upcast"] else "")
+                  + f" (cap {r['cap']}: {', '.join(r['cap_set_by'])}"
+                  + ("" if r["cap_applies"] else ", not applied without upcast") + ")")
+    line = f"Flux {r['flux_before']} -> {r['flux_after']}"
+    if r["overclocked"]:
+        line += f"  [bold yellow]OVERCLOCKED[/bold yellow], {r['missing']} missing"
+    console.print(line)
+    for a in r.get("adjectives") or []:
+        console.print(f"Adjective {escape(a['name'])}: {escape(a['effect'])} (not enforced)")
+    if r.get("hands_free") is not None:
+        console.print(f"Hand points: {r['hands_free']} free, the cast takes {r['hand_cost']}")
+    if r.get("maintained"):
+        console.print(f"maintained (Hand cost {r['hand_cost']} at the start of each later turn)")
+    elif r.get("not_maintained"):
+        console.print(f"[yellow]not maintained:[/yellow] {escape(r['not_maintained'])}")
+    if r.get("save_dc") is not None:
+        console.print(f"save DC {r['save_dc']}")
+    for t in r.get("tests") or []:
+        if t["natural"] is None:
+            what = "no die rolled"
+        else:
+            mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                           f"{escape(m['label'])}" for m in t.get("modifiers") or [])
+            what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
+        verdict = degree_markup(t["degree"])
+        if t["kind"] == "attack":
+            verdict += "  HIT" if t.get("hit") else "  MISS"
+        elif t["kind"] == "save":
+            effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
+                "effect")
+            verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
+                f" ({effect} effect)" if effect else "")
+        console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
+    amount = r.get("amount")
+    if amount:
+        word = "healing" if "full_restoration" in amount else "damage"
+        console.print(f"  {word}: {amount_text(amount)}")
+    if r.get("check_bonus"):
+        cb = r["check_bonus"]
+        console.print(f"  {cb['value']:+d} to {escape(cb['applies_to'])}")
+    for eid, e in (r.get("entities") or {}).items():
+        b, a = e["before"], e["after"]
+        changes = [f"{k} {b[k]} -> {a[k]}" for k in ("hp", "flux", "exhaustion")
+                   if b.get(k) != a.get(k)]
+        events = ", ".join(e.get("events") or [])
+        console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
+                      + (f"  \\[{escape(events)}]" if events else ""))
+    if r.get("consequence"):
+        console.print("Overclocking: " + _consequence_line(r["consequence"]))
+    for n in r.get("notes") or []:
+        console.print(f"[yellow]note:[/yellow] {escape(n)}")
+
+
+def _overclock_text(console: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    console.print(f"cost {r['cost']} with {r['flux_before']} Flux: "
+                  + (f"{r['missing']} missing" if r["overclocked"] else "no overclocking needed"))
+    if r["overclocked"]:
+        console.print(f"row {r['missing']}: {escape(r['row']['text'])}")
+        console.print("effect: " + _consequence_line(r))
+    for n in r.get("notes") or []:
+        console.print(f"[yellow]note:[/yellow] {escape(n)}")
+
+
+def _rest_text(console: Any, r: dict[str, Any]) -> None:
+    """Rest (H9): its length, then one line per resting entity (what changed,
+    events) and one per entity skipped with its reason."""
+    from rich.markup import escape
+
+    reasons = {"dead": "dead", "dying": "Dying", "stable": "Stable at 0 HP"}
+    resting, skipped = r.get("resting") or [], r.get("skipped") or {}
+    console.print(f"{'Long' if r.get('long') else 'Short'} rest: {len(resting)} resting"
+                  + (f", {len(skipped)} skipped" if skipped else ""))
+    for eid, rep in (r.get("entities") or {}).items():
+        b, a = rep["before"], rep["after"]
+        changes = [f"{label} {b[k]} -> {a[k]}" + (f"/{a[top]}" if top else "")
+                   for k, label, top in (("hp", "HP", "max_hp"), ("temp_hp", "temp HP", ""),
+                                         ("flux", "Flux", "flux_max"),
+                                         ("exhaustion", "Exhaustion", ""))
+                   if b[k] != a[k]]
+        ended = rep.get("conditions_ended") or []
+        if ended:
+            changes.append("ends " + ", ".join(ended))
+        others = [ev for ev in rep.get("events") or []
+                  if ev != "temp_hp_ends" and not ev.startswith("condition_ends:")]
+        console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
+                      + ("  [bold]" + escape(", ".join(others)) + "[/bold]" if others else ""))
+    for eid, why in skipped.items():
+        console.print(f"  {escape(eid)}: does not rest ({reasons.get(why, why)}, H9)")
+
+
+def _dice_text(console: Any, r: dict[str, Any]) -> None:
+    """Kind ``dice``: total, faces with their marks, exact odds."""
+    from rich.markup import escape
+
+    from linguo_cli.rulesets.linguomancy.dice_request import face_text
+
+    console.print(f"[bold]{escape(r['expression'])}[/bold] = [bold]{r['total']}[/bold]"
+                  + (f"  [{escape(', '.join(r['labels']))}]" if r.get("labels") else ""))
+    if r["faces"]:
+        console.print("faces: " + escape(", ".join(face_text(f) for f in r["faces"])))
+    console.print(f"expected value {_approx(r['expected_value'])}, minimum {r['minimum']}, "
+                  f"maximum {r['maximum']}")
+    for row in r.get("distribution") or []:
+        console.print(f"  {row['total']:>6}  {row['probability']:>14}  {row['percent']:>6}%")
+    if r.get("truncated_mass", "0") != "0":
+        console.print(f"mass beyond the explosion bound: {r['truncated_mass']}")
+
+
+#: result kind -> text renderer ``(console, result) -> None``.
+TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
+    "check": _test_text,
+    "attack": _test_text,
+    "save": _test_text,
+    "turn": _turn_text,
+    "damage": _hp_text,
+    "heal": _hp_text,
+    "temp_hp": _hp_text,
+    "death_save": _hp_text,
+    "odds": _odds_text,
+    "ticks": _ticks_text,
+    "cast": _cast_text,
+    "overclock": _overclock_text,
+    "rest": _rest_text,
+    "dice": _dice_text,
+}

@@ -1,0 +1,258 @@
+"""Dice notation (issue 13): the leading minus (``-1d4+5``) through every
+use of an expression - parse, canonical text, expected value, minimum and
+maximum, a roll with scripted faces, the exact distribution, a damage roll -
+and accepted and refused examples for every branch of the grammar of
+:func:`linguo_cli.core.dice.parse`::
+
+    expr  := term (("+" | "-") term)*      (one leading "-" allowed)
+    term  := INT | [INT] "d" INT [("kh" | "kl") INT]
+
+Values here are worked by hand from the notation, never copied from output.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from linguo_cli.core.dice import DiceTerm, ScriptedDice, parse, roll
+from linguo_cli.core.errors import InputError
+from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.odds import expression_distribution
+
+from ..conftest import run_cli
+
+# ---------------------------------------------------------------------------
+# The leading minus
+
+
+def test_leading_minus_parses_as_a_subtracted_term() -> None:
+    expr = parse("-1d4+5")
+    assert expr.terms == (DiceTerm(-1, 1, 4, None),)
+    assert expr.constant == 5
+
+
+def test_leading_minus_text_round_trip() -> None:
+    for text in ("-1d4+5", "-1d4", "-5", "-4d6kh3+2", "-2d6-1d4-3", "-1d4+1d6"):
+        assert parse(text).text() == text
+        assert parse(parse(text).text()) == parse(text)
+
+
+def test_leading_minus_before_a_constant_then_dice() -> None:
+    expr = parse("-5+1d4")
+    assert expr.terms == (DiceTerm(1, 1, 4, None),) and expr.constant == -5
+    assert expr.text() == "1d4-5"
+
+
+def test_leading_minus_expected_value_minimum_maximum() -> None:
+    expr = parse("-1d4+5")
+    # 5 - E[1d4] = 5 - 5/2 = 5/2; the die shows 1..4: 5-4 = 1 .. 5-1 = 4.
+    assert expr.expected_value() == Fraction(5, 2)
+    assert (expr.minimum(), expr.maximum()) == (1, 4)
+    const = parse("-5")
+    assert const.expected_value() == -5
+    assert (const.minimum(), const.maximum()) == (-5, -5)
+
+
+def test_leading_minus_on_a_keep_term() -> None:
+    expr = parse("-4d6kh3")
+    # E[4d6kh3] = 15869/1296 (the classic value); kept sum 3..18, negated.
+    assert expr.expected_value() == -Fraction(15869, 1296)
+    assert (expr.minimum(), expr.maximum()) == (-18, -3)
+    low = parse("-4d6kl3")
+    # the 3 lowest of 4d6 = 3 x 7 - the 3 highest of (7 - face): 21 - 15869/1296.
+    assert low.expected_value() == -(21 - Fraction(15869, 1296))
+    assert (low.minimum(), low.maximum()) == (-18, -3)
+
+
+def test_leading_minus_roll_with_scripted_faces() -> None:
+    src = ScriptedDice([3])
+    result = roll(parse("-1d4+5"), src)
+    assert result.total == 2  # 5 - 3
+    assert result.rolls[0].subtotal == -3
+    assert result.face_records() == [{"die": 4, "face": 3, "kept": True}]
+    src.finish()
+    keep = roll(parse("-4d6kh3"), ScriptedDice([6, 5, 4, 1]))
+    assert keep.total == -15  # -(6 + 5 + 4), the 1 dropped
+    assert list(keep.rolls[0].kept) == [True, True, True, False]
+
+
+def test_leading_minus_distribution() -> None:
+    quarter = Fraction(1, 4)
+    assert expression_distribution(parse("-1d4+5")) == {1: quarter, 2: quarter, 3: quarter,
+                                                        4: quarter}
+    assert expression_distribution(parse("-1d4")) == {-4: quarter, -3: quarter, -2: quarter,
+                                                      -1: quarter}
+    dist = expression_distribution(parse("-4d6kh3"))
+    assert (min(dist), max(dist)) == (-18, -3)
+    assert sum(v * p for v, p in dist.items()) == -Fraction(15869, 1296)
+    # P(-18) = P(three 6s kept) = P(at least three 6s of four) = (1 + 4 x 5) / 6^4.
+    assert dist[-18] == Fraction(21, 1296)
+
+
+def test_leading_minus_damage_roll_and_ticks_view() -> None:
+    result = requests.resolve({"kind": "damage", "tick": "tiny", "dice": "-1d4+5",
+                               "rolls": [3]})
+    assert result["dice_total"] == 2 and result["amount"] == 2
+    assert result["expected_value"] == "5/2" and result["conforming"] is True
+    assert result["rolls_used"] == [3]
+    run = run_cli("ticks", "--json", "--", "-1d4+5")
+    assert run.exit_code == 0, run.stderr
+    out = run.json()
+    assert (out["dice"], out["expected_value"], out["minimum"], out["maximum"]) == (
+        "-1d4+5", "5/2", 1, 4)
+
+
+def test_a_damage_roll_below_zero_is_floored() -> None:
+    # -1d4+1 with a 4: 1 - 4 = -3 -> 0 (T4); its expected value -3/2 is in no
+    # tick, so the request allows it.
+    result = requests.resolve({"kind": "damage", "tick": "tiny", "dice": "-1d4+1",
+                               "allow_nonconforming": True, "rolls": [4]})
+    assert result["dice_total"] == -3 and result["amount"] == 0
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("-", 2), ("- ", 3), ("-+1d4", 2), ("+1d4", 1), ("+-1d4", 1),
+    ("1d4-", 5), ("-1d4-", 6),
+])
+def test_refused_signs(text: str, column: int) -> None:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert info.value.code == 3
+    assert f"column {column}:" in info.value.message, info.value.message
+
+
+def test_a_minus_after_a_term_is_a_subtraction_not_a_second_leading_sign() -> None:
+    expr = parse("1d4-2")
+    assert expr.terms == (DiceTerm(1, 1, 4, None),) and expr.constant == -2
+    expr = parse("2-1d4")
+    assert expr.terms == (DiceTerm(-1, 1, 4, None),) and expr.constant == 2
+    assert parse("-1d4-1d6").terms == (DiceTerm(-1, 1, 4, None), DiceTerm(-1, 1, 6, None))
+    assert parse("-1d4+1d6").terms == (DiceTerm(-1, 1, 4, None), DiceTerm(1, 1, 6, None))
+
+
+# The extended notation (issue 17) reads these, which the first grammar refused:
+# nested unary minus, a sign after an operator, k for kh, upper case,
+# arithmetic and parentheses. Expected values worked by hand: 1d4 is 5/2;
+# 4d6kh3 is 15869/1296 (the classic 12.24...).
+@pytest.mark.parametrize(("text", "expected"), [
+    ("--1d4", "5/2"), ("- -1d4", "5/2"), ("1d4+-2", "1/2"), ("1d4--2", "9/2"),
+    ("1d4k1", "5/2"), ("4d6KH3", "15869/1296"), ("1d4*2", "5"), ("(1d4)", "5/2"),
+])
+def test_forms_the_extended_notation_reads(text: str, expected: str) -> None:
+    assert str(parse(text).expected_value()) == expected
+
+
+def test_leading_minus_through_the_cli() -> None:
+    run = run_cli("ticks", "--json", "--", "--1d4")  # minus minus: 1d4 again
+    assert run.exit_code == 0 and run.json()["expected_value"] == "5/2"
+    assert run_cli("ticks", "--json", "--", "-").exit_code == 3
+    assert run_cli("damage", "--tick", "tiny", "--dice=-1d4+5", "--rolls", "3", "--json"
+                   ).json()["amount"] == 2
+
+
+# ---------------------------------------------------------------------------
+# Every branch of the grammar
+
+
+@pytest.mark.parametrize(("text", "terms", "constant", "canonical"), [
+    # INT
+    ("3", (), 3, "3"),
+    ("0", (), 0, "0"),
+    (" 7 ", (), 7, "7"),
+    # "d" INT (count 1 by default), upper-case D
+    ("d20", ((1, 1, 20, None),), 0, "1d20"),
+    ("D20", ((1, 1, 20, None),), 0, "1d20"),
+    ("2D6", ((1, 2, 6, None),), 0, "2d6"),
+    # INT "d" INT
+    ("2d6", ((1, 2, 6, None),), 0, "2d6"),
+    # keep highest / lowest
+    ("4d6kh3", ((1, 4, 6, ("h", 3)),), 0, "4d6kh3"),
+    ("4d6kl3", ((1, 4, 6, ("l", 3)),), 0, "4d6kl3"),
+    ("d20kh1", ((1, 1, 20, ("h", 1)),), 0, "1d20kh1"),
+    # "+" and "-" between terms, spaces anywhere between tokens
+    ("2d6+1", ((1, 2, 6, None),), 1, "2d6+1"),
+    ("d20 - 2", ((1, 1, 20, None),), -2, "1d20-2"),
+    ("3d8 + 1d4 + 2", ((1, 3, 8, None), (1, 1, 4, None)), 2, "3d8+1d4+2"),
+    ("1d4-1d4", ((1, 1, 4, None), (-1, 1, 4, None)), 0, "1d4-1d4"),
+    ("1+2-3", (), 0, "0"),
+    ("1d4+0", ((1, 1, 4, None),), 0, "1d4"),
+    ("\t1d4\t+\t1", ((1, 1, 4, None),), 1, "1d4+1"),
+    # constants are summed wherever they stand
+    ("1+1d6+2", ((1, 1, 6, None),), 3, "1d6+3"),
+    # leading zeros are plain integers
+    ("01d06", ((1, 1, 6, None),), 0, "1d6"),
+])
+def test_accepted_forms(text: str, terms: tuple[tuple[int, int, int, tuple[str, int] | None],
+                                                ...], constant: int, canonical: str) -> None:
+    expr = parse(text)
+    assert expr.terms == tuple(DiceTerm(*t) for t in terms)
+    assert expr.constant == constant
+    assert expr.text() == canonical
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("", 1),            # nothing
+    ("   ", 4),         # only spaces
+    ("d", 1),           # no sides
+    ("2d", 2),          # no sides
+    ("1dd4", 2),
+    ("1d4kh", 4),       # keep without its count
+    ("4d6kx1", 4),
+    ("1d4 2", 5),       # two terms without an operator
+    ("1d4 1d6", 5),
+    ("2x", 2),
+    ("1.5", 2),
+    ("1d4+", 5),        # operator without a term
+    ("1d4++1", 5),
+    ("abc", 1),
+    ("1d-4", 2),
+])
+def test_refused_forms(text: str, column: int) -> None:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert info.value.code == 3
+    assert f"column {column}:" in info.value.message, info.value.message
+
+
+def test_refusals_name_the_field() -> None:
+    with pytest.raises(InputError) as info:
+        parse("1d4+", field="damage.dice")
+    assert "damage.dice" in info.value.message
+
+
+def test_non_string_notation_refused() -> None:
+    with pytest.raises(InputError) as info:
+        parse(4)  # type: ignore[arg-type]
+    assert info.value.code == 3 and "column 1: dice notation must be a string" in (
+        info.value.message)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1d4 2", "expected '+' or '-', found '2'"),
+    ("1d4++1", "expected a term such as 2d6 or 3, found '+'"),
+    ("1d4+", "expected a term such as 2d6 or 3 at the end"),
+])
+def test_refusals_say_what_was_expected(text: str, expected: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert expected in info.value.message
+
+
+@pytest.mark.parametrize(("text", "expected", "low", "high"), [
+    ("2d6+1", Fraction(8), 3, 13),
+    ("d20-2", Fraction(17, 2), -1, 18),
+    ("1d4-1d4", Fraction(0), -3, 3),
+    ("3", Fraction(3), 3, 3),
+    ("4d6kl3", 21 - Fraction(15869, 1296), 3, 18),
+    ("2d20kh1", Fraction(553, 40), 1, 20),  # E[max of 2d20] = 553/40 = 13.825
+])
+def test_expected_value_minimum_maximum_per_form(text: str, expected: Fraction, low: int,
+                                                  high: int) -> None:
+    expr = parse(text)
+    assert expr.expected_value() == expected
+    assert (expr.minimum(), expr.maximum()) == (low, high)
+    dist = expression_distribution(expr)
+    assert (min(dist), max(dist)) == (low, high)
+    assert sum(v * p for v, p in dist.items()) == expected
