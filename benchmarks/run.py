@@ -261,8 +261,9 @@ def bench_cold(args: argparse.Namespace) -> list[Row]:
 
 def bench_checks(args: argparse.Namespace) -> list[Row]:
     """Resolved checks per second, in-process (schema-valid requests)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document
     from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     reqs = [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
              "rolls": [face]} for face in range(1, 21)]
@@ -283,11 +284,11 @@ def bench_checks(args: argparse.Namespace) -> list[Row]:
     req = reqs[11]
 
     def validated() -> None:
-        state_io.validate(state_io.Document("<bench>", req), "request")
+        SCHEMAS.validate(Document("<bench>", req), "request")
         requests.resolve(req)
 
     v_rate = per_second(validated)
-    rows.append(Row("in-process", "checks incl. schema validation (state_io.validate)",
+    rows.append(Row("in-process", "checks incl. schema validation (SCHEMAS.validate)",
                     fmt_rate(v_rate), "-", "INFO", v_rate))
     return rows
 
@@ -393,17 +394,18 @@ def _big_suite(folder: Path, minimum: int) -> int:
     """Copy the golden suite into ``folder`` until it holds >= ``minimum``
     cases (ids and descriptions made unique); returns the case count."""
     from linguo_cli.conformance import golden
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import load
 
     root = golden.default_suite_dir()
     files = golden.case_files(root)
-    per_copy = sum(len(state_io.to_plain(state_io.load(str(p)).data)["cases"]) for p in files)
+    per_copy = sum(len(to_plain(load(str(p)).data)["cases"]) for p in files)
     if per_copy == 0:
         raise NotAvailable("the golden suite is empty")
     copies = max(1, -(-minimum // per_copy))
     for k in range(copies):
         for path in files:
-            data = state_io.to_plain(state_io.load(str(path)).data)
+            data = to_plain(load(str(path)).data)
             for case in data["cases"]:
                 case["description"] = f"{case['description']} (copy {k})"
             rel = path.relative_to(root)
@@ -486,11 +488,11 @@ def write_state(path: Path, n: int) -> None:
 
 def child_state_io(path: str, out: str) -> None:
     """Child mode: load + validate + entities + write one state (no rules)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.write import atomic_write, dump_document
     from linguo_cli.rulesets.linguomancy.commands.state import load_state
 
     doc = load_state(path)
-    state_io.atomic_write(out, state_io.dump_document(doc))
+    atomic_write(out, dump_document(doc))
 
 
 def write_state_json(path: Path, n: int) -> None:

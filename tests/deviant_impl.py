@@ -22,8 +22,9 @@ from typing import Any
 
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import LinguoError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 D20_KINDS = ("check", "attack", "save")
 
@@ -71,7 +72,7 @@ def answer(text: str) -> tuple[dict[str, Any] | None, int, str]:
         request = json.loads(text)
         if not isinstance(request, dict):
             return None, 3, "a request must be a JSON object"
-        state_io.validate(state_io.Document("<request>", request), "request")
+        SCHEMAS.validate(Document("<request>", request), "request")
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
         result = requests.resolve(json.loads(text), dice)
     except ValueError as exc:

@@ -33,8 +33,10 @@ from hypothesis import strategies as st
 
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import InputError, LinguoError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document, to_plain
+from linguo_cli.io.read import parse
 from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of, update_entities
 
 #: Keys whose string value names an entity of the inline state.
 REF_KEYS = frozenset({"target", "caster", "entity", "attacker", "source", "healer", "actor",
@@ -61,14 +63,14 @@ class Escaped(AssertionError):
 @cache
 def request_kinds() -> tuple[str, ...]:
     """Kinds in the dispatcher schema's ``kind`` enum that have a handler."""
-    kinds = state_io.load_schema("request")["properties"]["kind"]["enum"]
+    kinds = SCHEMAS.schema("request")["properties"]["kind"]["enum"]
     return tuple(k for k in kinds if k in requests.HANDLERS)
 
 
 @cache
 def kind_schema_ref(kind: str) -> str:
     """The ``$ref`` of the per-kind schema the dispatcher applies to ``kind``."""
-    for entry in state_io.load_schema("request").get("allOf", []):
+    for entry in SCHEMAS.schema("request").get("allOf", []):
         cond = entry.get("if", {}).get("properties", {}).get("kind", {})
         if cond.get("const") == kind or kind in cond.get("enum", ()):
             return str(entry["then"]["$ref"])
@@ -76,7 +78,7 @@ def kind_schema_ref(kind: str) -> str:
 
 
 def _resolver(uri: str = "urn:linguo:request") -> Any:
-    return state_io.schema_registry().resolver(base_uri=uri)
+    return SCHEMAS.registry().resolver(base_uri=uri)
 
 
 def _merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
@@ -484,11 +486,11 @@ def _no_nan(value: Any) -> None:
 def check_state_in_range(state: Any) -> None:
     """A result state must be a valid state: schema (every count within its
     bounds) and semantics (hp <= max_hp, flux <= flux_max, ...)."""
-    doc = state_io.Document("<result>", state_io.to_plain(state))
-    diags = state_io.schema_errors(doc, "state")
+    doc = Document("<result>", to_plain(state))
+    diags = SCHEMAS.errors(doc, "state")
     assert not diags, f"result state out of range: {diags[:3]}"
     try:
-        state_io.entities_of(doc)
+        entities_of(doc)
     except InputError as exc:
         raise AssertionError(f"result state breaks a semantic rule: {exc}") from None
 
@@ -498,7 +500,7 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     escape; a result must hold its state in range and replay identically from
     its own ``rolls_used`` faces."""
     try:
-        state_io.validate(state_io.Document("request", copy.deepcopy(dict(request))), "request")
+        SCHEMAS.validate(Document("request", copy.deepcopy(dict(request))), "request")
     except InputError:
         stats["invalid"] += 1
         return
@@ -531,8 +533,8 @@ def check_text(text: str, schema: str, stats: Counter[str]) -> None:
     :class:`LinguoError` may escape, and a refused document names the place
     (``<fuzz>:line:col``) of every problem."""
     try:
-        doc = state_io.parse(text, NAME)
-        state_io.validate(doc, schema)
+        doc = parse(text, NAME)
+        SCHEMAS.validate(doc, schema)
     except InputError as exc:
         stats["refused"] += 1
         for d in exc.diagnostics:
@@ -544,17 +546,17 @@ def check_text(text: str, schema: str, stats: Counter[str]) -> None:
         raise Escaped(f"loading raised {type(exc).__name__}: {exc}") from exc
     stats["accepted"] += 1
     if schema == "request":
-        check_resolution(state_io.to_plain(doc.data), 7, stats)
+        check_resolution(to_plain(doc.data), 7, stats)
 
 
 def check_state_text(state: Any, stats: Counter[str]) -> None:
     """A generated state written as JSON and as YAML loads and validates (when
     the generator made it valid), and JSON reads back to the same values."""
     text = json.dumps(state, ensure_ascii=False)
-    valid = not state_io.schema_errors(state_io.Document("<gen>", state), "state")
+    valid = not SCHEMAS.errors(Document("<gen>", state), "state")
     try:
-        doc = state_io.parse(text, NAME)
-        state_io.validate(doc, "state")
+        doc = parse(text, NAME)
+        SCHEMAS.validate(doc, "state")
     except InputError as exc:
         stats["refused"] += 1
         assert not valid or "above" in str(exc) or "entity" in str(exc) or "HP" in str(exc), (
@@ -563,7 +565,7 @@ def check_state_text(state: Any, stats: Counter[str]) -> None:
     except Exception as exc:
         raise Escaped(f"loading raised {type(exc).__name__}: {exc}") from exc
     stats["accepted"] += 1
-    assert state_io.to_plain(doc.data) == state, "JSON state did not read back the same"
+    assert to_plain(doc.data) == state, "JSON state did not read back the same"
     check_text(to_yaml(state), "state", stats)
 
 
@@ -766,25 +768,25 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     from linguo_cli.rulesets.linguomancy.model import Entity
 
     (text, fmt), pick, a, b = case
-    doc = state_io.parse(text, NAME)
-    state_io.validate(doc, "state")
-    before = state_io.entities_of(doc)
+    doc = parse(text, NAME)
+    SCHEMAS.validate(doc, "state")
+    before = entities_of(doc)
     target = list(before)[pick % len(before)]
     kind = ("damage", "heal")[(pick // 4) % 2]
     request = {"kind": kind, "tick": "low", "dice": "2d6", "modifiers": [],
-               "targets": [target], "state": state_io.to_plain(doc.data)}
+               "targets": [target], "state": to_plain(doc.data)}
     try:
         result = requests.resolve(request, ScriptedDice([a, b]))
     except InputError:
         stats["write-back refused by the rules"] += 1
         return
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
-    state_io.update_entities(doc, before, after)
-    new = state_io.to_plain(doc.data)
+    update_entities(doc, before, after)
+    new = to_plain(doc.data)
     out, how = writeback.render(doc)
     stats[f"write-backs {how}"] += 1
-    again = state_io.parse(out, NAME)
-    assert writeback.same(state_io.to_plain(again.data), new), "written state reads back different"
+    again = parse(out, NAME)
+    assert writeback.same(to_plain(again.data), new), "written state reads back different"
     assert again.format == fmt
     for d in result["state"]["entities"]:
         got = Entity.from_dict(next(e for e in again.data["entities"] if e["id"] == d["id"]))

@@ -70,10 +70,10 @@ class LinguoGroup(TyperGroup):
         except Exception as exc:  # a bug: still one line, never a traceback
             typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
             raise typer.Exit(5) from None
-        finally:  # state-file locks (state_io.FileLock) end with the command
-            from linguo_cli.io import state_io
+        finally:  # state-file locks (io.write.FileLock) end with the command
+            from linguo_cli.io.write import release_locks
 
-            state_io.release_locks()
+            release_locks()
 
     argv: list[str] = []
 
@@ -265,9 +265,9 @@ def resolve(
     explain: ExplainOpt = False,
 ) -> None:
     """Resolve a request document of any kind (see schemas/request.schema.json)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import load
 
-    doc = state_io.load(file)
+    doc = load(file)
     run_request({}, name=doc.name, as_json=json_, explain=explain,
                 dice=dice_from_options(rolls, seed), document=doc)
 

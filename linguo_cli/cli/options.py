@@ -91,17 +91,19 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
     option parsing already enforces every constraint of the schema (tested:
     tests/test_cli_options_valid.py), so the jsonschema pass, which costs more
     than a third of a one-off ruling's start-up, is skipped."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document, to_plain
+    from linguo_cli.io.places import relocated
     from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
-    doc = document if document is not None else state_io.Document(name, request)
+    doc = document if document is not None else Document(name, request)
     if not valid_by_options:
-        state_io.validate(doc, "request")
-    plain = state_io.to_plain(doc.data)
+        SCHEMAS.validate(doc, "request")
+    plain = to_plain(doc.data)
     try:
         result = requests.resolve(plain, dice)
     except InputError as exc:
-        raise state_io.relocated(exc, doc) from None
+        raise relocated(exc, doc) from None
     render.emit(result, as_json=as_json, explain=explain)
 
 

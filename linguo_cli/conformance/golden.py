@@ -284,14 +284,14 @@ def json_compat_problems(text: str, name: str) -> list[Diagnostic]:
 def _non_json_values(name: str, doc: Any, node: Any, path: list[Any]) -> list[Diagnostic]:
     """Values of the loaded tree that JSON cannot hold (dates, infinities,
     non-string keys), each with its place."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.places import field_path, place_of
 
     out: list[Diagnostic] = []
     if isinstance(node, Mapping):
         for k, v in node.items():
             if not isinstance(k, str):
-                out.append(Diagnostic(state_io.place_of(name, doc, path + [k], key=True),
-                                      state_io.field_path(path + [k]),
+                out.append(Diagnostic(place_of(name, doc, path + [k], key=True),
+                                      field_path(path + [k]),
                                       f"key {k!r} is not a string"))
             out.extend(_non_json_values(name, doc, v, path + [k]))
     elif isinstance(node, list):
@@ -301,10 +301,10 @@ def _non_json_values(name: str, doc: Any, node: Any, path: list[Any]) -> list[Di
         pass
     elif isinstance(node, float):
         if not math.isfinite(node):
-            out.append(Diagnostic(state_io.place_of(name, doc, path), state_io.field_path(path),
+            out.append(Diagnostic(place_of(name, doc, path), field_path(path),
                                   f"{node} is not a JSON number"))
     else:
-        out.append(Diagnostic(state_io.place_of(name, doc, path), state_io.field_path(path),
+        out.append(Diagnostic(place_of(name, doc, path), field_path(path),
                               f"{type(node).__name__} value {str(node)!r} is not JSON "
                               "(quote it)"))
     return out
@@ -348,7 +348,9 @@ def load_suite(root: Path, *, strict: bool = False) -> Suite:
     ``broken_files`` (with its diagnostics, also in ``problems``). ``strict``
     adds the JSON-compatibility scan of :func:`json_compat_problems` (a
     second YAML parse; ``linguo golden check`` uses it, running cases does not)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import parse, read_text
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     suite = Suite(require_suite(root))
     for path in case_files(root):
@@ -356,18 +358,18 @@ def load_suite(root: Path, *, strict: bool = False) -> Suite:
         suite.files.append(rel)
         diags: list[Diagnostic] = []
         try:
-            name, text = state_io.read_text(str(path))
+            name, text = read_text(str(path))
             name = rel
             if strict:
                 diags.extend(json_compat_problems(text, name))
-            doc = state_io.parse(text, name)
+            doc = parse(text, name)
         except InputError as exc:
             diags.extend(d for d in exc.diagnostics if d not in diags)
             suite.broken_files[rel] = diags
             suite.problems.extend(diags)
             continue
         diags.extend(_non_json_values(name, doc.data, doc.data, []))
-        diags.extend(state_io.schema_errors(doc, "golden-case-file"))
+        diags.extend(SCHEMAS.errors(doc, "golden-case-file"))
         if not diags:
             seen: dict[str, int] = {}
             for i, raw in enumerate(doc.data["cases"]):
@@ -381,7 +383,7 @@ def load_suite(root: Path, *, strict: bool = False) -> Suite:
             suite.broken_files[rel] = diags
             suite.problems.extend(diags)
             continue
-        data = state_io.to_plain(doc.data)
+        data = to_plain(doc.data)
         suite.cases.extend(_case_from(rel, raw, _line_of(doc, i))
                            for i, raw in enumerate(data["cases"]))
     return suite
@@ -433,7 +435,7 @@ def _catalog_path(root: Path, stem: str) -> Path | None:
 
 def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
                        ) -> tuple[Any, dict[str, CatalogEntry]]:
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import parse, read_text
 
     path = _catalog_path(root, stem)
     if path is None:
@@ -441,9 +443,9 @@ def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
         return None, {}
     name = path.relative_to(root).as_posix()
     try:
-        _, text = state_io.read_text(str(path))
+        _, text = read_text(str(path))
         catalog.problems.extend(json_compat_problems(text, name))
-        doc = state_io.parse(text, name)
+        doc = parse(text, name)
     except InputError as exc:
         catalog.problems.extend(exc.diagnostics)
         return None, {}
@@ -545,7 +547,7 @@ def check_suite(root: Path) -> CheckReport:
     EXAMPLES and every cited rule ID in RULES; every example and every rule
     ID is cited by at least one case. Returns every problem found.
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import load
 
     suite = load_suite(root, strict=True)
     catalog = load_catalog(root)
@@ -558,7 +560,7 @@ def check_suite(root: Path) -> CheckReport:
     def place(case: Case, *path: Any) -> str:
         doc = docs.get(case.file)
         if doc is None:
-            doc = docs[case.file] = state_io.load(str(root / case.file))
+            doc = docs[case.file] = load(str(root / case.file))
             doc.name = case.file
         index = next(i for i, raw in enumerate(doc.data["cases"]) if raw["id"] == case.id)
         return doc.place(["cases", index, *path])
@@ -669,7 +671,9 @@ def export_json(root: Path, out: Path) -> list[Path]:
     Raises :class:`InputError` when a file is broken (nothing is written) and
     :class:`UsageError` when ``out`` lies inside the suite.
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import load
+    from linguo_cli.io.write import atomic_write
 
     suite = load_suite(root, strict=True)
     catalog = load_catalog(root)
@@ -686,20 +690,20 @@ def export_json(root: Path, out: Path) -> list[Path]:
     sources = [root / f for f in suite.files]
     sources += [p for stem in CATALOG_NAMES if (p := _catalog_path(root, stem)) is not None]
     for path in sources:
-        data = state_io.to_plain(state_io.load(str(path)).data)
+        data = to_plain(load(str(path)).data)
         target = dst / path.relative_to(root).with_suffix(".json")
         target.parent.mkdir(parents=True, exist_ok=True)
-        state_io.atomic_write(str(target), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        atomic_write(str(target), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         written.append(target)
     copy = root / SCHEMAS_DIR
     for path in sorted(copy.rglob("*.json")) if copy.is_dir() else []:
         target = dst / path.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
-        state_io.atomic_write(str(target), path.read_text(encoding="utf-8"))
+        atomic_write(str(target), path.read_text(encoding="utf-8"))
         written.append(target)
     readme = contract_text(root)
     if readme is not None:
-        state_io.atomic_write(str(dst / "README.md"), readme)
+        atomic_write(str(dst / "README.md"), readme)
         written.append(dst / "README.md")
     return written
 
@@ -771,12 +775,13 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
     internal error (code 5): the runner never raises.
     """
     from linguo_cli.core.dice import ScriptedDice
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document
     from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     request = copy.deepcopy(dict(request))
     try:
-        state_io.validate(state_io.Document("request", request), "request")
+        SCHEMAS.validate(Document("request", request), "request")
         # Golden requests never use chance: no ``rolls`` means no die at all.
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
         return Reply(result=requests.resolve(request, dice))
@@ -1296,12 +1301,13 @@ def answer(request: Any) -> dict[str, Any]:
     may be rolled); raises :class:`LinguoError` (exit 3 for a request that is
     not an object)."""
     from linguo_cli.core.dice import ScriptedDice
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document
     from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     if not isinstance(request, dict):
         raise InputError(Diagnostic("<request>", "", "a request must be a JSON object"))
-    state_io.validate(state_io.Document("<request>", request), "request")
+    SCHEMAS.validate(Document("<request>", request), "request")
     dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
     return requests.resolve(request, dice)
 
@@ -1339,7 +1345,7 @@ def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     ``stdout``; on an error write the error object ``{"error": {...}}`` on
     ``stdout`` and one line on ``stderr``, and return its exit code (3
     invalid input, 4 rules violation, 5 internal error)."""
-    from linguo_cli.io.state_io import MAX_DOCUMENT_BYTES
+    from linguo_cli.io.document import MAX_DOCUMENT_BYTES
 
     raw = stdin.read(MAX_DOCUMENT_BYTES + 1)
     if len(raw) > MAX_DOCUMENT_BYTES:
@@ -1361,7 +1367,7 @@ def serve_plain(stdin: IO[bytes], stdout: IO[str], stderr: IO[str]) -> int:
     return 0
 
 
-_MAX_LINE = 1024 * 1024  # state_io.MAX_DOCUMENT_BYTES, without importing state_io here
+_MAX_LINE = 1024 * 1024  # io.document.MAX_DOCUMENT_BYTES, without importing io here
 
 
 def _bounded_lines(stdin: IO[bytes]) -> Iterator[bytes | None]:

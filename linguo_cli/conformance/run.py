@@ -425,7 +425,7 @@ def run(root: Path, opts: Options, out: IO[str] | None = None,
     Raises :class:`InputError` (exit 3) for a broken suite or skip file and
     :class:`UsageError` (exit 2) for bad options or a selection matching nothing."""
     from linguo_cli.conformance import impl_process
-    from linguo_cli.io import state_io
+    from linguo_cli.io.write import atomic_write
 
     out = out or sys.stdout
     _validate(opts)
@@ -451,7 +451,7 @@ def run(root: Path, opts: Options, out: IO[str] | None = None,
     out.write(summary_line(st.outcomes, plan.label) + "\n")
     out.flush()
     if opts.junit:
-        state_io.atomic_write(opts.junit, junit_xml(
+        atomic_write(opts.junit, junit_xml(
             st.outcomes, implementation=plan.label, version=golden.suite_version(root),
             suite_root=root, junit_root=opts.junit_root))
     return 1 if st.failed or st.stopped else 0

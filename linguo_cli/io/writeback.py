@@ -1,7 +1,7 @@
 """Writing a state back into its own text: only what changed is edited.
 
-A state read from a file (:func:`linguo_cli.io.state_io.parse`) keeps its text
-and where every node of it is (:class:`linguo_cli.io.state_io.Spans`). When the
+A state read from a file (:func:`linguo_cli.io.read.parse`) keeps its text
+and where every node of it is (:class:`linguo_cli.io.document.Spans`). When the
 state is written back (``--in-place``, ``-o``), :func:`render` compares the
 plain tree as it was read with the plain tree to write and edits the text:
 
@@ -26,7 +26,7 @@ plain tree as it was read with the plain tree to write and edits the text:
   the whole document is written by ruamel.yaml's round-trip writer (YAML) or
   as JSON with the file's indentation.
 
-Every text produced is read back (:func:`linguo_cli.io.state_io.parse`) and must
+Every text produced is read back (:func:`linguo_cli.io.read.parse`) and must
 equal the state to write, value for value and type for type; otherwise the
 next way is tried, and when none reads back a :class:`LinguoError` (exit 5,
 a bug in linguo) is raised and nothing is written.
@@ -69,7 +69,7 @@ def same(a: Any, b: Any) -> bool:
 
 
 def render(doc: Any) -> tuple[str, str]:
-    """The text to write ``doc`` (a :class:`~linguo_cli.io.state_io.Document`)
+    """The text to write ``doc`` (a :class:`~linguo_cli.io.document.Document`)
     back, and how it was made: ``"unchanged"`` (the original text),
     ``"edited"`` (changed scalars and nodes replaced in the original text) or
     ``"rewritten"`` (the whole-document fallback: ruamel's round-trip writer,
@@ -80,15 +80,17 @@ def render(doc: Any) -> tuple[str, str]:
     Raises :class:`LinguoError` (exit 5) when no text reads back as the
     state to write (a bug in linguo; nothing must be written then).
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import parse
+    from linguo_cli.io.write import dump_yaml, yaml_layout
 
-    new = state_io.to_plain(doc.data)
+    new = to_plain(doc.data)
     if doc.text is None or doc.format not in ("yaml", "json"):
-        return state_io.dump_yaml(new), "rewritten"
+        return dump_yaml(new), "rewritten"
     bom = "\ufeff" if doc.bom else ""
     before = doc.before
     if before is None:  # updated without a snapshot: the text says what it was
-        before = state_io.to_plain(state_io.parse(doc.text, doc.name).data)
+        before = to_plain(parse(doc.text, doc.name).data)
     if same(before, new):
         return bom + doc.text, "unchanged"
     try:
@@ -101,7 +103,7 @@ def render(doc: Any) -> tuple[str, str]:
     if reads_back(whole, new, doc):
         return bom + whole, "rewritten"
     if doc.format == "yaml":  # last of all: the plain tree, without anchors or comments
-        plain = state_io.dump_yaml(new, state_io.yaml_layout(doc.text))
+        plain = dump_yaml(new, yaml_layout(doc.text))
         if reads_back(plain, new, doc):
             return bom + plain, "rewritten"
     raise LinguoError(f"{doc.name}: internal error: the state written back would not read "
@@ -110,19 +112,20 @@ def render(doc: Any) -> tuple[str, str]:
 
 def reads_back(text: str, new: Any, doc: Any) -> bool:
     """Whether ``text`` parses, as the same format as ``doc``, to ``new``."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import parse
 
     try:
-        again = state_io.parse(text, doc.name)
+        again = parse(text, doc.name)
     except InputError:
         return False
-    return again.format == doc.format and same(state_io.to_plain(again.data), new)
+    return again.format == doc.format and same(to_plain(again.data), new)
 
 
 def _rewrite(doc: Any, before: Any, new: Any) -> str:
     """The whole document written anew: JSON with the file's indentation,
     YAML by ruamel's round-trip writer on the original text's tree."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.write import dump_yaml, yaml_layout
 
     if doc.format == "json":
         step = _json_step(doc.text)
@@ -130,9 +133,9 @@ def _rewrite(doc: Any, before: Any, new: Any) -> str:
     try:
         rt = doc.roundtrip()
     except InputError:
-        return state_io.dump_yaml(new)
+        return dump_yaml(new)
     _assign(rt, before, new)
-    return state_io.dump_yaml(rt, state_io.yaml_layout(doc.text))
+    return dump_yaml(rt, yaml_layout(doc.text))
 
 
 def _assign(rt: Any, old: Any, new: Any) -> None:
@@ -342,7 +345,7 @@ class _Editor:
     @property
     def layout(self) -> tuple[int, int, int]:
         if self._layout is None:
-            from linguo_cli.io.state_io import yaml_layout
+            from linguo_cli.io.write import yaml_layout
 
             self._layout = yaml_layout(self.text)
         return self._layout

@@ -15,7 +15,9 @@ from jsonschema import Draft202012Validator
 from linguo_cli.conformance import golden
 from linguo_cli.conformance import schema_copy as golden_schemas
 from linguo_cli.conformance import select as golden_select
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document, to_plain
+from linguo_cli.io.read import load
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS as SCHEMA_SET
 
 from ..conftest import ROOT, run_cli
 
@@ -41,7 +43,7 @@ def test_golden_check_refuses_a_rule_without_statement(tmp_path: Path) -> None:
     for name in ("EXAMPLES.yaml", "RULES.yaml"):
         (suite / name).parent.mkdir(parents=True, exist_ok=True)
         (suite / name).write_text((SUITE / name).read_text(encoding="utf-8"), encoding="utf-8")
-    data = state_io.to_plain(state_io.load(str(suite / "RULES.yaml")).data)
+    data = to_plain(load(str(suite / "RULES.yaml")).data)
     data["rules"][3]["statement"] = "Too short."
     del data["rules"][4]["statement"]
     (suite / "RULES.yaml").write_text(json.dumps(data), encoding="utf-8")
@@ -116,11 +118,11 @@ def test_the_schema_copy_is_no_case_file_and_is_exported(tmp_path: Path) -> None
 
 def test_the_case_schema_takes_an_error_object() -> None:
     def errors(expect_error: Any) -> list[str]:
-        doc = state_io.Document("x.yaml", {"cases": [{
+        doc = Document("x.yaml", {"cases": [{
             "id": "x", "description": "a refused noun check", "rules": ["D7"],
             "request": {"kind": "check", "dc": 10, "noun": "Fire", "rolls": []},
             "expect_error": expect_error}]})
-        return [d.message for d in state_io.schema_errors(doc, "golden-case-file")]
+        return [d.message for d in SCHEMA_SET.errors(doc, "golden-case-file")]
 
     assert errors(4) == []
     assert errors({"exit": 4, "rule": "D7", "code": None}) == []

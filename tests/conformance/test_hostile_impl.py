@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from linguo_cli.conformance import golden, impl_process
-from linguo_cli.io import state_io
 
 from ..conftest import ROOT, run_cli
 
@@ -242,7 +241,7 @@ def test_a_fifo_without_a_writer_fails_after_the_idle_timeout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fifo = tmp_path / "request"
     os.mkfifo(fifo)
-    monkeypatch.setattr(state_io, "PIPE_IDLE_TIMEOUT", 0.3)
+    monkeypatch.setattr("linguo_cli.io.read.PIPE_IDLE_TIMEOUT", 0.3)
     r = run_cli("resolve", str(fifo))
     assert r.exit_code == 3
     assert "no data for 0.3 s" in r.stderr

@@ -24,13 +24,16 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.io import state_io
+from linguo_cli.io.document import to_plain
+from linguo_cli.io.places import relocated
+from linguo_cli.io.read import load, parse
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS, require_entity
 
 from ..conftest import ROOT
 
 CORPUS = Path(__file__).resolve().parents[1] / "hostile"
-ENTRIES: list[dict[str, Any]] = state_io.to_plain(
-    state_io.load(str(CORPUS / "manifest.yaml")).data)["entries"]
+ENTRIES: list[dict[str, Any]] = to_plain(
+    load(str(CORPUS / "manifest.yaml")).data)["entries"]
 
 CPU_BUDGET = 2.0  # seconds beyond start-up
 MEMORY_BUDGET_MB = 200
@@ -179,18 +182,18 @@ def test_require_entity_suggests_the_closest_id_and_is_placed_in_the_file() -> N
     from linguo_cli.core.errors import InputError
 
     state = {"entities": [{"id": "goblin", "kind": "enemy", "hp": 7, "max_hp": 7}]}
-    assert state_io.require_entity(state, "goblin", "target").hp == 7
+    assert require_entity(state, "goblin", "target").hp == 7
     with pytest.raises(InputError) as info:
-        state_io.require_entity(state, "gobln", "steps[0].target")
+        require_entity(state, "gobln", "steps[0].target")
     d = info.value.diagnostics[0]
     assert (d.place, d.field) == ("request", "steps[0].target")
     assert "did you mean 'goblin'" in d.message
-    doc = state_io.parse("kind: turn\nsteps:\n- {target: gobln}\n", "req.yaml")
-    assert state_io.relocated(info.value, doc).diagnostics[0].place == "req.yaml:3:12"
-    state_doc = state_io.parse('{"entities": [\n  {"id": "goblin", "kind": "enemy", '
+    doc = parse("kind: turn\nsteps:\n- {target: gobln}\n", "req.yaml")
+    assert relocated(info.value, doc).diagnostics[0].place == "req.yaml:3:12"
+    state_doc = parse('{"entities": [\n  {"id": "goblin", "kind": "enemy", '
                                '"hp": 7, "max_hp": 7}]}', "s.json")
     with pytest.raises(InputError) as info:
-        state_io.require_entity(state_doc, "orc", "target", document=doc)
+        require_entity(state_doc, "orc", "target", document=doc)
     assert info.value.diagnostics[0].place == "req.yaml:1:1"
     assert "ids: goblin" in info.value.diagnostics[0].message
 
@@ -204,13 +207,13 @@ def test_semantic_errors_of_an_inline_state_have_places() -> None:
             '    "idioms": ["Shape - Fire"], "maintained": [{"idiom": "Speak - Wind"}]}]},\n'
             ' "targets": ["a"]}')
     with pytest.raises(InputError) as info:
-        state_io.validate(state_io.parse(text, "r.json"), "request")
+        SCHEMAS.validate(parse(text, "r.json"), "request")
     got = [(d.place, d.field) for d in info.value.diagnostics]
     assert got == [("r.json:3:39", "state.entities[0].hp"),
                    ("r.json:4:58", "state.entities[0].maintained[0].idiom")]
 
 
 def test_maintained_idioms_are_open_when_no_idiom_is_listed() -> None:
-    doc = state_io.parse("entities:\n- {id: a, kind: player, hp: 1, max_hp: 2, "
+    doc = parse("entities:\n- {id: a, kind: player, hp: 1, max_hp: 2, "
                          "maintained: [{idiom: Shape - Ice}]}\n", "s.yaml")
-    state_io.validate(doc, "state")  # no error: what `a` knows is not given
+    SCHEMAS.validate(doc, "state")  # no error: what `a` knows is not given

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.io.read import load, parse
+from linguo_cli.io.write import FileLock, atomic_write
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import ROOT, run_cli
 
@@ -64,7 +66,7 @@ def test_sigkill_during_in_place_leaves_old_or_new_file(tmp_path: Path) -> None:
         text = state.read_text(encoding="utf-8")
         assert text in (old, new), f"torn or foreign file after a kill (run {k})"
         outcomes.add("new" if text == new else "old")
-        state_io.validate(state_io.parse(text, str(state)), "state")
+        SCHEMAS.validate(parse(text, str(state)), "state")
     leftovers = [p.name for p in tmp_path.iterdir()
                  if p.name not in ("state.yaml", "expected.yaml")]
     assert all(n.startswith(".linguo-") and n.endswith(".tmp") for n in leftovers), leftovers
@@ -79,7 +81,7 @@ def test_concurrent_in_place_runs_do_not_lose_updates(tmp_path: Path) -> None:
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err.decode()
-    doc = state_io.load(str(state))
+    doc = load(str(state))
     e0 = doc.data["entities"][0]
     assert e0["id"] == "e0" and e0["hp"] == 495
     assert doc.text is not None and doc.text.count("# entity") == 150  # comments kept
@@ -88,7 +90,7 @@ def test_concurrent_in_place_runs_do_not_lose_updates(tmp_path: Path) -> None:
 def test_a_held_lock_makes_an_in_place_run_wait(tmp_path: Path) -> None:
     state = tmp_path / "state.yaml"
     state.write_text(big_state(5), encoding="utf-8")
-    held = state_io.load(str(state), lock=True)
+    held = load(str(state), lock=True)
     try:
         proc = linguo(*DAMAGE, "--state", str(state), "--in-place")
         time.sleep(1.5)
@@ -104,13 +106,13 @@ def test_a_held_lock_makes_an_in_place_run_wait(tmp_path: Path) -> None:
 def test_lock_timeout_is_an_input_error(tmp_path: Path) -> None:
     state = tmp_path / "state.yaml"
     state.write_text(big_state(1), encoding="utf-8")
-    held = state_io.FileLock.acquire(str(state))
+    held = FileLock.acquire(str(state))
     try:
         with pytest.raises(InputError, match="locked by another process"):
-            state_io.FileLock.acquire(str(state), timeout=0.2)
+            FileLock.acquire(str(state), timeout=0.2)
     finally:
         held.release()
-    again = state_io.FileLock.acquire(str(state), timeout=0.2)  # released: free again
+    again = FileLock.acquire(str(state), timeout=0.2)  # released: free again
     again.release()
 
 
@@ -118,9 +120,9 @@ def test_the_lock_follows_a_replaced_file(tmp_path: Path) -> None:
     """A waiter whose file was renamed over locks and reads the new one."""
     state = tmp_path / "state.yaml"
     state.write_text(big_state(1), encoding="utf-8")
-    held = state_io.FileLock.acquire(str(state))
-    state_io.atomic_write(str(state), big_state(2))  # the holder writes a new file
-    waiter = state_io.FileLock.acquire(str(state), timeout=0.5)  # not blocked by the old one
+    held = FileLock.acquire(str(state))
+    atomic_write(str(state), big_state(2))  # the holder writes a new file
+    waiter = FileLock.acquire(str(state), timeout=0.5)  # not blocked by the old one
     try:
         assert b"e1" in waiter.read(1 << 20)
     finally:
@@ -170,5 +172,5 @@ def test_json_state_is_written_back_as_json(tmp_path: Path) -> None:
                      encoding="utf-8")
     r = run_cli(*DAMAGE, "--state", str(state), "--in-place")
     assert r.exit_code == 0, r.stderr
-    doc = state_io.load(str(state))
+    doc = load(str(state))
     assert doc.format == "json" and doc.data["entities"][0]["hp"] == 499

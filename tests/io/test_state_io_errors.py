@@ -1,7 +1,7 @@
 """Error places for request files: every problem of a request document is
 reported as ``file:line:col: field: message`` (1-based), exit 3, all at once,
 never a traceback. Through ``linguo resolve FILE`` and through
-:mod:`linguo_cli.io.state_io` directly."""
+:mod:`linguo_cli.io.read` directly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.io.read import load
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import Run, run_cli
 
@@ -36,8 +37,8 @@ def resolve_fails(path: Path | str) -> Run:
 def diagnostics(path: Path) -> list[tuple[str, str]]:
     """``(place, field)`` of every diagnostic of a request file."""
     with pytest.raises(InputError) as info:
-        doc = state_io.load(str(path))
-        state_io.validate(doc, "request")
+        doc = load(str(path))
+        SCHEMAS.validate(doc, "request")
     return [(d.place, d.field) for d in info.value.diagnostics]
 
 

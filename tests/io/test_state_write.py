@@ -112,7 +112,8 @@ def test_sigkill_during_in_place_writes_never_tears(tmp_path: Path) -> None:
     """A process killed (SIGKILL) at random moments while it keeps rewriting the
     state --in-place leaves a file that parses and is the old or the new state
     (each round starts from the same file, so the two are known exactly)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import parse
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     path = tmp_path / "state.yaml"
     original = _big_state(400)
@@ -138,8 +139,8 @@ def test_sigkill_during_in_place_writes_never_tears(tmp_path: Path) -> None:
         assert proc.returncode == -signal.SIGKILL, err.decode()
         text = path.read_text(encoding="utf-8")
         assert text in valid
-        doc = state_io.parse(text, str(path))
-        state_io.validate(doc, "state")
+        doc = parse(text, str(path))
+        SCHEMAS.validate(doc, "state")
     # leftovers of killed writes are temporary files, never the state itself
     for p in tmp_path.iterdir():
         assert p.name == "state.yaml" or (p.name.startswith(".linguo-")

@@ -17,8 +17,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from linguo_cli.io import state_io, writeback
+from linguo_cli.io import writeback
+from linguo_cli.io.document import to_plain
+from linguo_cli.io.read import load, parse
 from linguo_cli.rulesets.linguomancy.commands.state import update_round
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from .. import fuzzing
 from ..conftest import ROOT, run_cli
@@ -38,8 +41,8 @@ def _read(path: Path) -> str:
 
 
 def _reads_back_as_entities(path: Path) -> None:
-    doc = state_io.load(str(path))
-    state_io.validate(doc, "state")
+    doc = load(str(path))
+    SCHEMAS.validate(doc, "state")
 
 
 def test_long_plain_description_is_kept_byte_for_byte(tmp_path: Path) -> None:
@@ -214,14 +217,14 @@ BRAM = ("entities:\n- id: bram   # x\n  kind: player\n  hp: 0\n  max_hp: 9\n  co
                                         "    - {name: Prone")),
 ])
 def test_block_list_grows_and_shrinks_item_by_item(change: Any, expected: str) -> None:
-    doc = state_io.parse(BRAM, "t")
+    doc = parse(BRAM, "t")
     doc.snapshot()
     change(doc.data["entities"][0]["conditions"])
     assert writeback.render(doc) == (expected, "edited")
 
 
 def _edited(text: str, change: Any) -> tuple[str, str]:
-    doc = state_io.parse(text, "t")
+    doc = parse(text, "t")
     doc.snapshot()
     change(doc.data)
     return writeback.render(doc)
@@ -241,7 +244,7 @@ def test_changed_string_keeps_a_style_that_reads_back(before: str, after: str) -
     text, how = _edited(f"{before}\nn: 1\n", lambda d: d.__setitem__("name", new_value))
     assert how == "edited"
     assert text == f"{after}\nn: 1\n"
-    assert state_io.parse(text, "t").data["name"] == new_value
+    assert parse(text, "t").data["name"] == new_value
 
 
 @pytest.mark.parametrize("before,value,after", [
@@ -260,7 +263,7 @@ def test_changed_scalar_is_plain_and_reads_back(before: str, value: Any, after: 
 
 def test_new_round_keys_go_before_entities() -> None:
     original = "# scene\nentities:   # all\n- {id: a, kind: enemy, hp: 1, max_hp: 1}\n"
-    doc = state_io.parse(original, "t")
+    doc = parse(original, "t")
     update_round(doc, {"round": 2, "acted_this_round": ["a"]})
     text, how = writeback.render(doc)
     assert how == "edited"
@@ -269,12 +272,12 @@ def test_new_round_keys_go_before_entities() -> None:
 
 def test_unchanged_document_is_written_as_read() -> None:
     original = "\ufeff# c\r\nentities: [{id: a, kind: enemy, hp: 1, max_hp: 1}]\r\n"
-    doc = state_io.parse(original, "t")
+    doc = parse(original, "t")
     assert writeback.render(doc) == (original, "unchanged")
 
 
 def test_a_tree_changed_without_snapshot_is_still_written() -> None:
-    doc = state_io.parse("round: 1  # r\nentities: []\n", "t")
+    doc = parse("round: 1  # r\nentities: []\n", "t")
     doc.data["round"] = 2
     assert writeback.render(doc) == ("round: 2  # r\nentities: []\n", "edited")
 
@@ -282,24 +285,24 @@ def test_a_tree_changed_without_snapshot_is_still_written() -> None:
 def test_removed_key_falls_back_to_the_round_trip_writer() -> None:
     original = ("# kept\ndescription: 'quoted'  # also kept\nround: 3\n"
                 "entities: [{id: a, kind: enemy, hp: 1, max_hp: 1}]\n")
-    doc = state_io.parse(original, "t")
+    doc = parse(original, "t")
     doc.snapshot()
     del doc.data["round"]
     text, how = writeback.render(doc)
     assert how == "rewritten"
     assert text.startswith("# kept\ndescription: 'quoted'  # also kept\n")
-    assert state_io.to_plain(state_io.parse(text, "t").data) == state_io.to_plain(doc.data)
+    assert to_plain(parse(text, "t").data) == to_plain(doc.data)
 
 
 def test_value_under_an_alias_replaces_only_the_alias() -> None:
     original = ("base: &b {kind: enemy, hp: 3, max_hp: 3}\n"
                 "entities:\n- id: a\n  stats: *b\n")
-    doc = state_io.parse(original, "t")
+    doc = parse(original, "t")
     doc.snapshot()
     doc.data["entities"][0]["stats"] = dict(doc.data["entities"][0]["stats"], hp=1)
     text, how = writeback.render(doc)
     assert how == "edited"
-    assert state_io.to_plain(state_io.parse(text, "t").data) == state_io.to_plain(doc.data)
+    assert to_plain(parse(text, "t").data) == to_plain(doc.data)
     assert text == original.replace(" *b", "\n    kind: enemy\n    hp: 1\n    max_hp: 3")
 
 
@@ -335,16 +338,18 @@ def test_when_the_round_trip_writer_fails_the_plain_tree_is_written(
     states with reused anchors): when neither the edit nor ruamel's
     round-trip text reads back as the new state, the plain tree is written
     (comments and anchors lost) rather than failing with exit 5."""
-    from linguo_cli.io import state_io, writeback
+    from linguo_cli.io import writeback
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import parse
 
     text = "# top\nentities:\n- {id: e0, kind: enemy, hp: &a0 10, max_hp: 20}\n"
-    doc = state_io.parse(text, "s.yaml")
+    doc = parse(text, "s.yaml")
     doc.snapshot()
     doc.data["entities"][0]["hp"] = 7
     monkeypatch.setattr(writeback._Editor, "run", lambda self, before, new: None)
     monkeypatch.setattr(writeback, "_rewrite", lambda doc, before, new: "not: [a, state")
     out, how = writeback.render(doc)
     assert how == "rewritten"
-    again = state_io.parse(out, "s.yaml")
-    assert state_io.to_plain(again.data) == {
+    again = parse(out, "s.yaml")
+    assert to_plain(again.data) == {
         "entities": [{"id": "e0", "kind": "enemy", "hp": 7, "max_hp": 20}]}

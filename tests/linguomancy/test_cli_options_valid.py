@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.commands import d20 as cli
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli
 
@@ -82,5 +83,5 @@ def test_option_built_requests_are_schema_valid(args: list[str]) -> None:
     else:
         assert run.exit_code == 0, (args, run.stderr)
         # what the skipped jsonschema pass would have said: nothing
-        errors = state_io.schema_errors(state_io.Document("<options>", seen[0]), "request")
+        errors = SCHEMAS.errors(Document("<options>", seen[0]), "request")
         assert errors == [], (args, errors)

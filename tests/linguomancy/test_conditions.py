@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.io.read import parse
 from linguo_cli.rulesets.linguomancy import conditions
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity
 
@@ -134,7 +134,7 @@ def test_invalid_catalogs_are_refused(bad: dict[str, object]) -> None:
 
 def test_catalog_file_errors_name_the_line() -> None:
     text = "conditions:\n  - name: Drained\n    effects:\n      sleepy: true\n"
-    doc = state_io.parse(text, "table.yaml")
+    doc = parse(text, "table.yaml")
     with pytest.raises(InputError) as err:
         conditions.load_catalog(doc.data, name="table.yaml", document=doc)
     line = err.value.lines()[0]

@@ -18,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.io.document import Document
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from .. import fuzzing
 from ..conftest import run_cli
@@ -35,7 +36,7 @@ def test_every_registered_kind_is_fuzzed() -> None:
 
 def _is_valid(request: object) -> bool:
     try:
-        state_io.validate(state_io.Document("request", request), "request")
+        SCHEMAS.validate(Document("request", request), "request")
     except InputError:
         return False
     return True
@@ -99,7 +100,7 @@ def test_cli_never_shows_a_traceback(text: str) -> None:
 def test_mutation_checker_can_fail() -> None:
     """The text check rejects a diagnostic without a place (it is not a tautology)."""
     with pytest.raises(AssertionError):
-        bad = InputError(state_io.Diagnostic("<fuzz>", "dc", "something wrong"))
+        bad = InputError(Diagnostic("<fuzz>", "dc", "something wrong"))
         for d in bad.diagnostics:
             assert fuzzing.PLACE.match(d.place) or any(
                 w in d.message for w in fuzzing.WHOLE_DOCUMENT), "no place"

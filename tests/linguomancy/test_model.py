@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.model import Entity, metres
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
 
 
 @pytest.mark.parametrize(
@@ -25,7 +26,7 @@ def test_metres_are_shown_exactly(value: Fraction, shown: object) -> None:
 def test_fractional_movement_written_by_linguo_reads_back(movement: Fraction) -> None:
     e = Entity(id="a", kind="player", hp=5, max_hp=5,
                movement_max=Fraction(10), movement=movement)
-    doc = state_io.Document("state", {"entities": [e.as_dict()]})
-    state_io.validate(doc, "state")  # what linguo writes, linguo accepts
-    again = state_io.entities_of(doc)["a"]
+    doc = Document("state", {"entities": [e.as_dict()]})
+    SCHEMAS.validate(doc, "state")  # what linguo writes, linguo accepts
+    again = entities_of(doc)["a"]
     assert again.movement == movement

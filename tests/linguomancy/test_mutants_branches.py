@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from linguo_cli.core.errors import InputError, RulesError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
+from linguo_cli.io.read import parse
 from linguo_cli.rulesets.linguomancy import packaged, requests
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
 from ..conftest import run_cli
@@ -20,7 +22,7 @@ from ..conftest import run_cli
 
 def resolve(request: dict[str, Any]) -> dict[str, Any]:
     """Validate (schema and state checks) and resolve, as ``linguo resolve`` does."""
-    state_io.validate(state_io.Document("request", request), "request")
+    SCHEMAS.validate(Document("request", request), "request")
     return requests.resolve(request)
 
 
@@ -191,7 +193,7 @@ def _warded(effects: dict[str, Any]) -> list[dict[str, Any]]:
 
     text = packaged("data/conditions.yaml").read_text(
         encoding="utf-8")
-    drained = next(c for c in state_io.parse(text, "conditions.yaml").data["conditions"]
+    drained = next(c for c in parse(text, "conditions.yaml").data["conditions"]
                    if c["name"] == "Drained")
     return [{**json.loads(json.dumps(drained)), "name": "Warded",
              "description": "test condition", "effects": effects}]

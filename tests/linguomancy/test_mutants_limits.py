@@ -5,7 +5,7 @@ fails a test.
 
 Limits: dice notation (:mod:`linguo_cli.core.dice`: terms, characters, dice per
 term, sides, constant, keep count, keep work), exact distributions
-(:data:`linguo_cli.rulesets.linguomancy.odds.MAX_WORK`) and documents (:mod:`linguo_cli.io.state_io`
+(:data:`linguo_cli.rulesets.linguomancy.odds.MAX_WORK`) and documents (:mod:`linguo_cli.io.read`
 and the README's Limits section: bytes, keys and values, nesting, aliases,
 integer digits, number characters, diagnostics shown).
 """
@@ -19,10 +19,22 @@ import pytest
 
 from linguo_cli.core import dice
 from linguo_cli.core.dice import parse
-from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.core.errors import MAX_DIAGNOSTICS, InputError
+from linguo_cli.io.document import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    MAX_DOCUMENT_BYTES,
+    MAX_INT_DIGITS,
+    MAX_NODES,
+    MAX_NUMBER_CHARS,
+    MAX_YAML_NODES,
+    Document,
+)
+from linguo_cli.io.read import load as load_document
+from linguo_cli.io.read import parse as parse_document
 from linguo_cli.rulesets.linguomancy import odds
 from linguo_cli.rulesets.linguomancy.odds import expression_distribution, sum_distribution
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli
 
@@ -40,9 +52,9 @@ def test_the_documented_values() -> None:
     assert (dice.MAX_TERMS, dice.MAX_EXPRESSION_LENGTH, dice.MAX_COUNT, dice.MAX_SIDES,
             dice.MAX_CONSTANT, dice.MAX_KEEP_WORK) == (50, 200, 1000, 1000, 1_000_000, 20_000)
     assert odds.MAX_WORK == 1_000_000
-    assert (state_io.MAX_DOCUMENT_BYTES, state_io.MAX_NODES, state_io.MAX_YAML_NODES,
-            state_io.MAX_DEPTH, state_io.MAX_ALIASES, state_io.MAX_INT_DIGITS,
-            state_io.MAX_NUMBER_CHARS, state_io.MAX_DIAGNOSTICS) == (
+    assert (MAX_DOCUMENT_BYTES, MAX_NODES, MAX_YAML_NODES,
+            MAX_DEPTH, MAX_ALIASES, MAX_INT_DIGITS,
+            MAX_NUMBER_CHARS, MAX_DIAGNOSTICS) == (
         1024 * 1024, 100_000, 25_000, 64, 100, 20, 100, 50)
 
 
@@ -192,8 +204,8 @@ def test_convolution_work_edge() -> None:
 # Documents (README, Limits)
 
 
-def _doc(text: str) -> state_io.Document:
-    return state_io.parse(text, "doc")
+def _doc(text: str) -> Document:
+    return parse_document(text, "doc")
 
 
 def _doc_refused(text: str, words: str) -> None:
@@ -204,17 +216,17 @@ def _doc_refused(text: str, words: str) -> None:
 
 
 def test_document_bytes_edge(tmp_path: Any) -> None:
-    limit = state_io.MAX_DOCUMENT_BYTES
+    limit = MAX_DOCUMENT_BYTES
     head = '{"a": "'
     at = head + "x" * (limit - len(head) - 2) + '"}'
     assert len(at.encode()) == limit
     path = tmp_path / "at.json"
     path.write_text(at, encoding="utf-8")
-    assert state_io.load(str(path)).data["a"].startswith("x")
+    assert load_document(str(path)).data["a"].startswith("x")
     past = tmp_path / "past.json"
     past.write_text(head + "x" * (limit - len(head) - 1) + '"}', encoding="utf-8")
     with pytest.raises(InputError) as info:
-        state_io.load(str(past))
+        load_document(str(past))
     assert info.value.code == 3 and "larger than 1024 KiB" in info.value.message
     # parse() checks the same limit on text it is given.
     assert _doc(at).data["a"].startswith("x")
@@ -287,12 +299,12 @@ def test_number_characters_edge() -> None:
 
 
 def test_at_most_fifty_schema_errors_are_listed() -> None:
-    def state(n: int) -> state_io.Document:
+    def state(n: int) -> Document:
         return _doc(json.dumps({"entities": [
             {"id": f"e{i}", "kind": "player", "hp": "x", "max_hp": 5} for i in range(n)]}))
 
-    fifty = state_io.schema_errors(state(50), "state")
+    fifty = SCHEMAS.errors(state(50), "state")
     assert len(fifty) == 50 and all("is not of type" in d.message for d in fifty)
-    fifty_one = state_io.schema_errors(state(51), "state")
+    fifty_one = SCHEMAS.errors(state(51), "state")
     assert len(fifty_one) == 51
     assert fifty_one[-1].message == "1 more errors not shown"

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from linguo_cli.core.errors import InputError, RulesError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy import idioms, requests
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli
 
@@ -41,7 +42,7 @@ def cast(entities: list[dict[str, Any]], idiom: str, rolls: list[int] | None = N
     """Validate and resolve a ``cast`` request like ``linguo resolve`` does."""
     req: dict[str, Any] = {"kind": "cast", "state": {"entities": entities}, "caster": "ayla",
                            "idiom": idiom, "rolls": list(rolls or []), **extra}
-    state_io.validate(state_io.Document("request", copy.deepcopy(req)), "request")
+    SCHEMAS.validate(Document("request", copy.deepcopy(req)), "request")
     return requests.resolve(req)
 
 

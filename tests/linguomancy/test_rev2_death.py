@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from linguo_cli.core import dice
-from linguo_cli.io import state_io
+from linguo_cli.io.read import load
 from linguo_cli.rulesets.linguomancy import conditions, damage, flux, requests
 from linguo_cli.rulesets.linguomancy.model import Entity
+from linguo_cli.rulesets.linguomancy.state import entities_of
 
 from ..conftest import run_cli
 
@@ -289,7 +290,7 @@ def test_cli_nonlethal_damage_writes_both_stable(tmp_path: Path) -> None:
                 str(state), "--target", "pc", "--target", "foe", "--rolls", "3,4,4,4",
                 "--in-place", "--json")
     assert r.exit_code == 0, r.stderr
-    written = state_io.entities_of(state_io.load(str(state)))
+    written = entities_of(load(str(state)))
     for e in written.values():
         assert not e.dead and [c.name for c in e.conditions] == ["Unconscious", "Stable"]
 

@@ -10,9 +10,10 @@ import pytest
 
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import DiceError, InputError, RulesError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy import requests, turn
 from linguo_cli.rulesets.linguomancy.model import Entity
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
 
 
 def ent(eid: str = "ayla", **fields: Any) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def play(entities: list[dict[str, Any]], turns: list[dict[str, Any]], rolls: Any
                            "turns": turns, **extra}
     if rolls is not None:
         req["rolls"] = list(rolls)
-    state_io.validate(state_io.Document("request", copy.deepcopy(req)), "request")
+    SCHEMAS.validate(Document("request", copy.deepcopy(req)), "request")
     return requests.resolve(req)
 
 
@@ -340,19 +341,19 @@ def test_movement_factor_above_one_gives_more_than_max_and_a_valid_state() -> No
                                                                      "metres": 20}]}],
              conditions=catalog)
     assert r["turns"][0]["remaining"]["movement"] == 10  # 2 x 15 = 30 m, 20 m moved
-    state_io.validate(state_io.Document("<result>", r["state"]), "state")
-    state_io.entities_of(state_io.Document("<result>", r["state"]))
+    SCHEMAS.validate(Document("<result>", r["state"]), "state")
+    entities_of(Document("<result>", r["state"]))
     far = play([ent(conditions=hasted, movement_max=90_000)],
                [{"entity": "ayla", "steps": []}], conditions=catalog)
     assert far["turns"][0]["remaining"]["movement"] == 100_000
-    state_io.validate(state_io.Document("<result>", far["state"]), "state")
+    SCHEMAS.validate(Document("<result>", far["state"]), "state")
 
 
 def test_fraction_string_metres_are_bounded() -> None:
     # a well-formed fraction string, but above the most a state holds
-    doc = state_io.Document("s", {"entities": [ent(movement_max="400000/2")]})
+    doc = Document("s", {"entities": [ent(movement_max="400000/2")]})
     with pytest.raises(InputError, match="movement_max 200000 is above 100000 m"):
-        state_io.validate(doc, "state")
+        SCHEMAS.validate(doc, "state")
 
 
 # ---------------------------------------------------------------------------

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import RulesError
-from linguo_cli.io import state_io
+from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -74,7 +75,7 @@ turns = st.lists(
 
 def request(entities: list[dict[str, Any]], ts: list[dict[str, Any]]) -> dict[str, Any]:
     req = {"kind": "turn", "state": {"entities": entities}, "turns": ts}
-    state_io.validate(state_io.Document("request", copy.deepcopy(req)), "request")
+    SCHEMAS.validate(Document("request", copy.deepcopy(req)), "request")
     return req
 
 

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from linguo_cli.core.errors import InputError
-from linguo_cli.io import state_io
+from linguo_cli.core.errors import MAX_DIAGNOSTICS, InputError
+from linguo_cli.io.document import Document
+from linguo_cli.io.read import load, parse
+from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
 
 from ..conftest import Run, run_cli
 
@@ -362,7 +364,7 @@ def test_every_contradiction_is_reported_at_once(tmp_path: Path) -> None:
                                         for n, c in enumerate(CONTRADICTIONS)
                                         if c.cites_v1)))
     with pytest.raises(InputError) as info:
-        state_io.validate(state_io.load(str(state)), "state")
+        SCHEMAS.validate(load(str(state)), "state")
     got = [(d.place, d.field) for d in info.value.diagnostics]
     marked = [n for n, line in enumerate(state.read_text().splitlines(), 1) if "# V1" in line]
     v1 = [c for c in CONTRADICTIONS if c.cites_v1]
@@ -379,7 +381,7 @@ def test_diagnostics_are_capped_at_50(tmp_path: Path) -> None:
     run = run_cli("temp-hp", str(state), "--target", "e0", "--amount", "1", "--in-place")
     assert run.exit_code == 3
     lines = run.stderr.splitlines()
-    assert len(lines) == state_io.MAX_DIAGNOSTICS + 1
+    assert len(lines) == MAX_DIAGNOSTICS + 1
     assert "10 more errors not shown" in lines[-1]
     assert f"{state}:2:" in lines[0] and f"{state}:51:" in lines[49]
 
@@ -399,9 +401,9 @@ def test_consistent_edges_are_accepted() -> None:
      conditions: [{name: Unconscious}, {name: Stable}]}
   - {id: ex, kind: player, hp: 9, max_hp: 9, exhaustion: 5, flux: 0, temp_hp: 4}
 """)
-    doc = state_io.parse(text, "state.yaml")
-    state_io.validate(doc, "state")
-    assert len(state_io.entities_of(doc)) == 8
+    doc = parse(text, "state.yaml")
+    SCHEMAS.validate(doc, "state")
+    assert len(entities_of(doc)) == 8
 
 
 
@@ -472,15 +474,15 @@ def operations(draw: st.DrawFn) -> list[dict[str, object]]:
 def test_what_linguo_writes_stays_consistent(a: dict[str, object], b: dict[str, object],
                                              ops: list[dict[str, object]], seed: int) -> None:
     state: dict[str, object] = {"entities": [a, b]}
-    state_io.validate(state_io.Document("state", state), "state")
+    SCHEMAS.validate(Document("state", state), "state")
     for n, op in enumerate(ops):
         if op["kind"] == "damage" and op["tick"] == "strong":
             op = {**op, "dice": "4d6"}
         request = {**op, "state": state, "seed": seed + n}
-        state_io.validate(state_io.Document("request", request), "request")
+        SCHEMAS.validate(Document("request", request), "request")
         try:
             result = requests.resolve(request)
         except RulesError:
             continue  # e.g. a death save by an entity that is not Dying
         state = {"entities": result["state"]["entities"]}
-        state_io.validate(state_io.Document("state", state), "state")  # V1 holds
+        SCHEMAS.validate(Document("state", state), "state")  # V1 holds

@@ -258,13 +258,14 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
 
     Validates against ``schemas/conditions.schema.json`` (unknown effects are
     errors) and refuses duplicate names. ``document`` (a
-    :class:`~linguo_cli.io.state_io.Document` holding ``data``) and ``base``
+    :class:`~linguo_cli.io.document.Document` holding ``data``) and ``base``
     (the path of ``data`` inside it) let errors name ``file:line:col``.
     Raises :class:`InputError` (exit 3) with every problem found.
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.places import field_path
+    from linguo_cli.rulesets.linguomancy.state import checked_catalog
 
-    plain, outer, doc = state_io.checked_catalog(
+    plain, outer, doc = checked_catalog(
         data, "conditions", schema="conditions", name=name, document=document, base=base)
     entries: list[ConditionDef] = []
     seen: set[str] = set()
@@ -274,7 +275,7 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
         if key in seen:
             path = outer + ["conditions", i, "name"]
             problems.append(Diagnostic(doc.place(path) if document is not None else name,
-                                       state_io.field_path(path),
+                                       field_path(path),
                                        f"condition {raw['name']!r} is listed twice"))
         seen.add(key)
         entries.append(ConditionDef(
@@ -291,11 +292,11 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
 @cache
 def default_catalog() -> Catalog:
     """The catalog shipped with linguo (``data/conditions.yaml`` of this package)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import parse
 
     text = packaged("data/conditions.yaml").read_text(
         encoding="utf-8")
-    doc = state_io.parse(text, "linguo_cli/rulesets/linguomancy/data/conditions.yaml")
+    doc = parse(text, "linguo_cli/rulesets/linguomancy/data/conditions.yaml")
     return load_catalog(doc.data, name="default", document=doc)
 
 

@@ -789,10 +789,11 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
 def state_entities(state: Mapping[str, Any]) -> dict[str, Entity]:
     """The entities of an inline request ``state`` by id, in order; semantic
     errors (duplicate ids, hp above max_hp, ...) raise :class:`InputError`."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document
+    from linguo_cli.rulesets.linguomancy.state import entities_of
 
-    doc = state_io.Document("request", {"entities": list(state.get("entities") or [])})
-    return state_io.entities_of(doc)
+    doc = Document("request", {"entities": list(state.get("entities") or [])})
+    return entities_of(doc)
 
 
 def resolve_targets(entities: Mapping[str, Entity], ids: Sequence[str],

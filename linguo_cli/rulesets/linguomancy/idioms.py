@@ -372,9 +372,10 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
     ``data`` in it) give errors their ``file:line:col``. Raises
     :class:`InputError` (exit 3) with every problem found.
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.places import field_path
+    from linguo_cli.rulesets.linguomancy.state import checked_catalog
 
-    plain, outer, doc = state_io.checked_catalog(
+    plain, outer, doc = checked_catalog(
         data, "idioms", schema="idioms", name=name, document=document, base=base)
     problems: list[tuple[list[Any], str]] = []
     idioms: list[Idiom] = []
@@ -391,7 +392,7 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
     if problems:
         raise InputError([
             Diagnostic(doc.place(outer + p) if document is not None else name,
-                       state_io.field_path(outer + p), msg)
+                       field_path(outer + p), msg)
             for p, msg in problems])
     return Catalog(tuple(idioms), name=name)
 
@@ -400,11 +401,11 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
 def default_catalog() -> Catalog:
     """The catalog shipped with linguo (``linguo_cli/rulesets/linguomancy/data/idioms.yaml``): the
     published idioms Smith and Creator and a few labelled sample idioms."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import parse
 
     text = packaged("data/idioms.yaml").read_text(
         encoding="utf-8")
-    doc = state_io.parse(text, "linguo_cli/rulesets/linguomancy/data/idioms.yaml")
+    doc = parse(text, "linguo_cli/rulesets/linguomancy/data/idioms.yaml")
     return load_catalog(doc.data, name="default", document=doc)
 
 

@@ -31,9 +31,9 @@ def _catalog_entries(kind: str, path: str | None) -> list[dict[str, Any]] | None
     file) as the entries a request inlines; ``None`` without a file."""
     if path is None:
         return None
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import load
 
-    doc = state_io.load(path)
+    doc = load(path)
     if kind == "idioms":
         from linguo_cli.rulesets.linguomancy import idioms as idioms_mod
 
@@ -54,11 +54,12 @@ ConditionsOpt = Annotated[str | None, typer.Option(
 
 def load_state(path: str) -> Any:
     """Load and validate a state file (schema + semantic checks, with places)."""
-    from linguo_cli.io import state_io
+    from linguo_cli.io.read import load
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
 
-    doc = state_io.load(path, lock=True)  # held until the command ends (no interleaving)
-    state_io.validate(doc, "state")
-    state_io.entities_of(doc)
+    doc = load(path, lock=True)  # held until the command ends (no interleaving)
+    SCHEMAS.validate(doc, "state")
+    entities_of(doc)
     return doc
 
 
@@ -76,30 +77,33 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     the request's fields were read from (places of invalid fields), default
     the options.
     """
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document, to_plain
+    from linguo_cli.io.places import locate_errors
+    from linguo_cli.io.write import atomic_write, dump_document
     from linguo_cli.rulesets.linguomancy import render, requests
     from linguo_cli.rulesets.linguomancy.model import Entity
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of, update_entities
 
     if output and in_place:
         raise UsageError("give -o FILE or --in-place, not both")
     request = dict(request)
-    request["state"] = state_io.to_plain(state_doc.data)
-    state_io.validate(state_io.Document("<options>", request), "request")
+    request["state"] = to_plain(state_doc.data)
+    SCHEMAS.validate(Document("<options>", request), "request")
     try:
         result = requests.resolve(request, dice)
     except InputError as exc:
-        raise state_io.locate_errors(
-            exc, request_doc or state_io.Document("<options>", request), state_doc) from None
-    before = state_io.entities_of(state_doc)
+        raise locate_errors(
+            exc, request_doc or Document("<options>", request), state_doc) from None
+    before = entities_of(state_doc)
     after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
-    state_io.update_entities(state_doc, before, after)  # the document: comments kept
+    update_entities(state_doc, before, after)  # the document: comments kept
     update_round(state_doc, result["state"])
-    text = state_io.dump_document(state_doc)
+    text = dump_document(state_doc)
     target = state_doc.name if in_place else (None if output == "-" else output)
     if in_place and state_doc.name == "<stdin>":
         raise UsageError("--in-place needs a state file, not stdin")
     if target:
-        state_io.atomic_write(target, text)
+        atomic_write(target, text)
         render.emit(result, as_json=as_json, explain=explain)
     elif as_json:
         render.emit(result, as_json=True, explain=explain)
@@ -129,9 +133,11 @@ def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:
     """Load a turns document (``turns`` and optionally ``rolls``) and check it
     against the turn request schema, with places in that file."""
     from linguo_cli.core.errors import Diagnostic, InputError
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import load
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
-    doc = state_io.load(path)
+    doc = load(path)
     if not isinstance(doc.data, dict):
         raise InputError(Diagnostic(doc.name, "", "a turns document is a mapping with 'turns'"))
     extra = [k for k in ("kind", "state") if k not in doc.data]
@@ -140,11 +146,11 @@ def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:
     if "state" in extra:
         doc.data["state"] = {"entities": []}
     try:
-        state_io.validate(doc, "turn-request")
+        SCHEMAS.validate(doc, "turn-request")
     finally:
         for k in extra:
             del doc.data[k]
-    return doc, state_io.to_plain(doc.data)
+    return doc, to_plain(doc.data)
 
 
 @commands.command(epilog="Example: linguo turn examples/encounter/state.yaml "
@@ -176,8 +182,11 @@ def turn(
     the rule and the numbers, and no file is written.
     """
     from linguo_cli.core.dice import ScriptedDice
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import Document, to_plain
+    from linguo_cli.io.places import locate_errors
+    from linguo_cli.io.read import load
     from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     state_doc = load_state(state)
     turns_doc, doc = _load_turns(turns)
@@ -189,13 +198,13 @@ def turn(
     if idioms is not None:
         from linguo_cli.rulesets.linguomancy import idioms as idioms_mod
 
-        cat_doc = state_io.load(idioms)
+        cat_doc = load(idioms)
         request["idioms"] = idioms_mod.load_catalog(
             cat_doc.data, name=cat_doc.name, document=cat_doc).as_list()
     if conditions is not None:
         from linguo_cli.rulesets.linguomancy import conditions as conditions_mod
 
-        cat_doc = state_io.load(conditions)
+        cat_doc = load(conditions)
         request["conditions"] = conditions_mod.load_catalog(
             cat_doc.data, name=cat_doc.name, document=cat_doc).as_list()
     dice = dice_from_options(rolls, seed)
@@ -205,12 +214,12 @@ def turn(
         request["check"] = True
         request.pop("rolls", None)
         request.pop("seed", None)
-        request["state"] = state_io.to_plain(state_doc.data)
-        state_io.validate(state_io.Document("<options>", request), "request")
+        request["state"] = to_plain(state_doc.data)
+        SCHEMAS.validate(Document("<options>", request), "request")
         try:
             result = requests.resolve(request, ScriptedDice([]))
         except InputError as exc:
-            raise state_io.locate_errors(exc, turns_doc, state_doc) from None
+            raise locate_errors(exc, turns_doc, state_doc) from None
         render.emit(result, as_json=json_, explain=explain)
         return
     run_state_request(request, state_doc, output=output, in_place=in_place, as_json=json_,
