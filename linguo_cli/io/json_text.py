@@ -106,47 +106,38 @@ def _check_tree(data: Any) -> tuple[Path_, str, bool] | None:
         if count > MAX_NODES:
             return path, (f"more than {MAX_NODES} keys and values in the document (the JSON "
                           "limit)"), False
-        problem = _node_problem(node, path, stack)
-        if problem is not None:
-            return problem
+        if isinstance(node, str):
+            bad = _STRING_CONTROL.search(node)
+            if bad:
+                return path, _control_message(bad.group(), "string"), False
+        elif isinstance(node, dict):
+            # (a control character in any key: the first one in key order is reported)
+            if len(path) >= MAX_DEPTH or type(node) is _DupMap or \
+                    _STRING_CONTROL.search("".join(node)):
+                return _map_problem(node, path)
+            stack.extend((v, path + (k,)) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            if len(path) >= MAX_DEPTH:
+                return path, f"nested deeper than {MAX_DEPTH} levels", False
+            stack.extend((v, path + (i,)) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, _Bad):
+            return path, node.message, False
     return None
 
 
-def _node_problem(node: Any, path: Path_, stack: list[tuple[Any, Path_]]
-                  ) -> tuple[Path_, str, bool] | None:
-    """The problem of one node of a decoded JSON tree (see
-    :func:`_check_tree`), else ``None`` with its children pushed on
-    ``stack`` (last pushed first out: document order)."""
-    if isinstance(node, dict):
-        return _map_problem(node, path, stack)
-    if isinstance(node, list):
-        if len(path) >= MAX_DEPTH:
-            return path, f"nested deeper than {MAX_DEPTH} levels", False
-        stack.extend((v, path + (i,)) for i, v in reversed(list(enumerate(node))))
-    elif isinstance(node, str):
-        bad = _STRING_CONTROL.search(node)
-        if bad:
-            return path, _control_message(bad.group(), "string"), False
-    elif isinstance(node, _Bad):
-        return path, node.message, False
-    return None
-
-
-def _map_problem(node: dict[str, Any], path: Path_, stack: list[tuple[Any, Path_]]
-                 ) -> tuple[Path_, str, bool] | None:
-    """:func:`_node_problem` of a JSON object."""
+def _map_problem(node: dict[str, Any], path: Path_) -> tuple[Path_, str, bool]:
+    """The problem of a JSON object :func:`_check_tree` found one in: nested
+    too deep, a key twice, or the first key holding a control character."""
     if len(path) >= MAX_DEPTH:
         return path, f"nested deeper than {MAX_DEPTH} levels", False
     if type(node) is _DupMap:
         k = node.dups[0]
         return path + (k,), f"duplicate key {_shorten(repr(k), 60)}", True
-    items = list(node.items())
-    for k, _ in items:
+    for k in node:
         bad = _STRING_CONTROL.search(k)
         if bad:
             return path + (k,), _control_message(bad.group(), "key"), True
-    stack.extend((v, path + (k,)) for k, v in reversed(items))
-    return None
+    raise AssertionError("no problem found")  # pragma: no cover - see _check_tree
 
 
 class _LineIndex:

@@ -134,7 +134,9 @@ class _Composer:
         self.documents = 0
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, size, height
         self.open_anchors: set[str] = set()
-        self.ev = _events()
+        self.ev = ev = _events()
+        self._scalar_event = ev.ScalarEvent
+        self._alias_event = ev.AliasEvent
 
     def run(self) -> tuple[Any, dict[Path_, Pos], dict[Path_, Pos]]:
         """Read every event; the tree, value positions and key positions."""
@@ -143,44 +145,47 @@ class _Composer:
         ev = self.ev
         skip = (ev.StreamStartEvent, ev.StreamEndEvent, ev.DocumentEndEvent)
         ends = (ev.MappingEndEvent, ev.SequenceEndEvent)
+        start = ev.DocumentStartEvent
+        node, key, end, stack = self._node, self._key, self._end, self.stack
         # The C parser of ruamel.yaml.clib when it is installed (about twenty times
         # faster; same events and marks), else ruamel's pure-Python parser.
         events = iter(YAML(typ="safe", pure=False).parse(self.text))
         while True:
-            event = self._next(events)
-            if event is None:
+            try:
+                event = next(events)
+            except StopIteration:
                 break
+            except (ev.YAMLError, RecursionError, ValueError, TypeError, IndexError,
+                    KeyError, AttributeError) as exc:
+                raise self._syntax_error(exc) from None
             cls = type(event)
             if cls in skip:
                 continue
             mark = (event.start_mark.line, event.start_mark.column)
-            if cls is ev.DocumentStartEvent:
+            if cls is start:
                 self._document_start(event, mark)
             elif cls in ends:
-                self._end(event)
+                end(event)
             else:
-                self._node(event, cls, mark)
+                parent = stack[-1] if stack else None
+                if parent is not None and parent.is_map and parent.key is _NO_KEY:
+                    key(event, cls, mark, parent)
+                else:
+                    node(event, cls, mark, parent)
         return self.root, self.values, self.keys
 
-    def _next(self, events: Any) -> Any:
-        """The next event, ``None`` at the end; parser errors as :class:`_Refused`."""
+    def _syntax_error(self, exc: BaseException) -> _Refused:
+        """The refusal for an error of the parser."""
         ev = self.ev
-        try:
-            return next(events)
-        except StopIteration:
-            return None
-        except ev.MarkedYAMLError as exc:
+        if isinstance(exc, ev.MarkedYAMLError):
             mark = exc.problem_mark or exc.context_mark
             problem = _one_line(exc.problem or exc.context or "invalid YAML")
-            raise _Refused((mark.line, mark.column) if mark else None, (),
-                           f"YAML/JSON syntax: {problem}") from None
-        except ev.ReaderError as exc:
-            raise _Refused(_line_col(self.text, exc.position), (),
-                           f"YAML/JSON syntax: {_one_line(exc.reason)}") from None
-        except (ev.YAMLError, RecursionError, ValueError, TypeError, IndexError,
-                KeyError, AttributeError) as exc:
-            raise _Refused(None, (), f"YAML/JSON syntax: {_shorten(str(exc) or type(exc).__name__)}"
-                           ) from None
+            return _Refused((mark.line, mark.column) if mark else None, (),
+                            f"YAML/JSON syntax: {problem}")
+        if isinstance(exc, ev.ReaderError):
+            return _Refused(_line_col(self.text, exc.position), (),
+                            f"YAML/JSON syntax: {_one_line(exc.reason)}")
+        return _Refused(None, (), f"YAML/JSON syntax: {_shorten(str(exc) or type(exc).__name__)}")
 
     def _add(self, value: Any, height: int) -> None:
         """Put a finished node into the open collection (or make it the root)."""
@@ -218,13 +223,9 @@ class _Composer:
         if self.stack:
             self.stack[-1].height = max(self.stack[-1].height, frame.height + 1)
 
-    def _node(self, event: Any, cls: type, mark: Pos) -> None:
-        """A key, a scalar, an alias or the start of a collection."""
-        ev = self.ev
-        parent = self.stack[-1] if self.stack else None
-        if parent is not None and parent.is_map and parent.key is _NO_KEY:
-            self._key(event, cls, mark, parent)
-            return
+    def _node(self, event: Any, cls: type, mark: Pos, parent: _Frame | None) -> None:
+        """A scalar, an alias or the start of a collection, in ``parent`` (the
+        open collection, ``None`` at the top)."""
         if parent is None:
             path: Path_ = ()
         elif parent.is_map:
@@ -233,32 +234,43 @@ class _Composer:
             path = parent.path + (len(parent.container),)
         self.values[path] = mark
         start = event.start_mark.index
-        if cls is ev.ScalarEvent:
+        if cls is self._scalar_event:
             self.sv[path] = (start, event.end_mark.index, event.style or "")
-        elif cls is ev.AliasEvent:
+        elif cls is self._alias_event:
             self.sv[path] = (start, event.end_mark.index, "*")
             self._alias(event, mark, path)
             return
         else:
             self.sv[path] = (start, -1, "flow" if event.flow_style else "block")
-        if event.tag is not None:
-            raise _Refused(mark, path, f"YAML tags are not accepted ({event.tag})")
+        if event.tag is not None or self.nodes >= self.limit:
+            raise self._refused_node(event, mark, path)
         self.nodes += 1
-        if self.nodes > self.limit:
-            raise _Refused(mark, path, f"more than {self.limit} keys and values in a YAML "
-                                       f"document (the limit; JSON may have {MAX_NODES})")
-        if cls is ev.ScalarEvent:
+        if cls is self._scalar_event:
             value = _scalar(event.value, not event.style and event.implicit[0], mark, path)
             if event.anchor is not None:
                 self.anchors[event.anchor] = (value, 1, 0)
-            self._add(value, 0)
+            if parent is None:  # as _add(value, 0): a scalar leaves the height as it is
+                self.root = value
+            elif parent.is_map:
+                parent.container[parent.key] = value
+                parent.key = _NO_KEY
+            else:
+                parent.container.append(value)
             return
         self._open(event, cls, mark, path, parent)
+
+    def _refused_node(self, event: Any, mark: Pos, path: Path_) -> _Refused:
+        """Why a node is refused before it is counted: a tag, or one node over
+        the limit."""
+        if event.tag is not None:
+            return _Refused(mark, path, f"YAML tags are not accepted ({event.tag})")
+        return _Refused(mark, path, f"more than {self.limit} keys and values in a YAML "
+                                    f"document (the limit; JSON may have {MAX_NODES})")
 
     def _key(self, event: Any, cls: type, mark: Pos, parent: _Frame) -> None:
         """A mapping key: a plain string, new in its mapping."""
         kpath = parent.path
-        if cls is not self.ev.ScalarEvent:
+        if cls is not self._scalar_event:
             raise _Refused(mark, kpath, "mapping keys must be strings, not lists, "
                                         "mappings or aliases")
         if event.tag is not None:
@@ -323,33 +335,26 @@ class _Composer:
 
 
 _STR = object()  # a plain scalar that is a string after all
+#: The plain scalars that are null or a boolean (YAML 1.2 core schema).
+_SPECIAL: dict[str, Any] = {**dict.fromkeys(_NULLS), **dict.fromkeys(_TRUES, True),
+                            **dict.fromkeys(_FALSES, False)}
 
 
 def _scalar(value: str, plain: bool, mark: Pos, path: Path_) -> Any:
     """A YAML scalar by the YAML 1.2 core schema (plain scalars only; quoted
     and block scalars are strings), within the limits."""
     if plain:
-        special = _plain_special(value, mark, path)
-        if special is not _STR:
-            return special
+        if value in _SPECIAL:
+            return _SPECIAL[value]
+        first = value[:1]
+        if first in "-+.0123456789" and first:
+            number = _number(value, mark, path)
+            if number is not _STR:
+                return number
     bad = _STRING_CONTROL.search(value)
     if bad:
         raise _Refused(mark, path, _control_message(bad.group(), "string"))
     return value
-
-
-def _plain_special(value: str, mark: Pos, path: Path_) -> Any:
-    """The null, boolean or number a plain scalar spells, else :data:`_STR`."""
-    if value in _NULLS:
-        return None
-    if value in _TRUES:
-        return True
-    if value in _FALSES:
-        return False
-    first = value[:1]
-    if first in "-+.0123456789" and first:
-        return _number(value, mark, path)
-    return _STR
 
 
 def _number(value: str, mark: Pos, path: Path_) -> Any:
