@@ -99,7 +99,7 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
         state_io.validate(doc, "request")
     plain = state_io.to_plain(doc.data)
     try:
-        result = requests.resolve(plain, dice)
+        result = requests.resolve_typed(plain, dice)
     except InputError as exc:
         raise state_io.relocated(exc, doc) from None
     render.emit(result, as_json=as_json, explain=explain)
