@@ -101,7 +101,7 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
         SCHEMAS.validate(doc, "request")
     plain = to_plain(doc.data)
     try:
-        result = requests.resolve(plain, dice)
+        result = requests.resolve_typed(plain, dice)
     except InputError as exc:
         raise relocated(exc, doc) from None
     render.emit(result, as_json=as_json, explain=explain)

@@ -351,7 +351,7 @@ def test_invariants_under_any_sequence(entity: Entity, ops: list[tuple]) -> None
                 assert e2.dead == was_dead
                 assert "death_save_failure" not in rep.events
             if not was_dead:
-                assert rep.details["temp_hp_absorbed"] + rep.details["hp_lost"] <= after_r
+                assert rep.details.temp_hp_absorbed + rep.details.hp_lost <= after_r
                 assert (e.temp_hp - e2.temp_hp) + (e.hp - e2.hp) <= after_r
         elif op[0] == "heal":
             e2, rep = damage.apply_healing(e, op[1])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import InputError, RulesError
+from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import conditions, flux, idioms, requests
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity, Modifier
 
@@ -270,7 +271,9 @@ RULINGS_F4 = {
 def test_overclock_table_matches_the_rulings(missing: int) -> None:
     row = flux.overclock_row(missing)
     conds, tiers, death = RULINGS_F4[missing]
-    assert (list(row.conditions), row.exhaustion, row.death) == (conds, tiers, death)
+    death_of_row = None if row.death is None else (row.death.cause, row.death.resurrection)
+    assert ([(g.name, g.turns) for g in row.conditions], row.exhaustion,
+            death_of_row) == (conds, tiers, death)
 
 
 @pytest.mark.parametrize("missing", [0, 11])
@@ -323,7 +326,7 @@ def cast(entities: dict[str, Entity], faces: list[int], **kw: object
     out, result = flux.resolve_cast(entities, dice=dice, conditions=CONDITIONS,
                                     **kw)  # type: ignore[arg-type]
     dice.finish()
-    return out, result, dice
+    return out, to_plain(result), dice
 
 
 def test_cast_is_pure_and_keeps_order() -> None:
@@ -359,7 +362,7 @@ def test_attack_disadvantage_from_a_table_condition() -> None:
     _, result = flux.resolve_cast({"ayla": c, "gob": enemy()}, caster="ayla",
                                   idiom=idiom("Hurl - Fire"), targets=["gob"], dice=dice,
                                   conditions=cat)
-    assert result["tests"][0]["natural"] == 5 and result["tests"][0]["hit"] is False
+    assert result.tests[0]["natural"] == 5 and result.tests[0]["hit"] is False
 
 
 def test_save_targets_in_order_then_one_shared_roll() -> None:

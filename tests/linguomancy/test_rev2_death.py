@@ -13,7 +13,7 @@ import pytest
 
 from linguo_cli.core import dice
 from linguo_cli.io.read import load
-from linguo_cli.rulesets.linguomancy import conditions, damage, flux, requests
+from linguo_cli.rulesets.linguomancy import conditions, damage, dying, flux, requests
 from linguo_cli.rulesets.linguomancy.model import Entity
 from linguo_cli.rulesets.linguomancy.state import entities_of
 
@@ -241,6 +241,36 @@ def test_flux_die_and_damage_die_are_one() -> None:
     assert dead.as_dict()["death"] == {"cause": "overclock_body_consumed",
                                        "resurrection": "very_hard"}
     assert events == ["dies", "condition_ends:Prone", "condition_ends:Stunned"]
+
+
+def test_one_die_for_an_entity_knocked_out_nonlethally_and_stable() -> None:
+    # The case where flux's and damage's copies of die() were said to disagree
+    # (issue 14): an enemy knocked out by nonlethal damage (0 HP, Unconscious
+    # and Stable, both from "nonlethal", counts 0), holding 2 Exhaustion tiers.
+    # H10 rev. 2: it is dead, HP 0, with a death record (cause; resurrection
+    # only for overclocking rows 9-10), and every condition it had ends, each
+    # listed after "dies" in the order held. H7: a knocked-out enemy dies from
+    # any later lethal damage above 0. F4 row 10: essence shattered, no
+    # resurrection. Exhaustion is not a condition of the state: 2 tiers stay.
+    assert flux.die is damage.die is dying.die  # one die() (H10 rev. 2)
+    ko = Entity.from_dict(enemy(conditions=KO, exhaustion=2))
+    ended = ["dies", "condition_ends:Unconscious", "condition_ends:Stable"]
+
+    dead, events = dying.die(ko, "zero_hp")
+    assert (dead.dead, dead.hp, dead.conditions) == (True, 0, ())
+    assert (dead.death_cause, dead.resurrection) == ("zero_hp", None)
+    assert dead.exhaustion == 2 and events == ended
+
+    by_damage, events = _damage_death(enemy(conditions=KO, exhaustion=2), 1)  # H7
+    assert by_damage == dead and events == ended
+
+    by_overclock, events = _overclock_death(enemy(hp=9, exhaustion=2), 10)
+    assert by_overclock.as_dict()["death"] == {"cause": "overclock_essence_shattered",
+                                               "resurrection": "impossible"}
+    oc, oc_events = flux.apply_overclock(ko, 10, catalog=CATALOG)
+    assert (oc.dead, oc.hp, oc.conditions, list(oc_events.events)) == (True, 0, (), ended)
+    assert oc.as_dict()["death"] == {"cause": "overclock_essence_shattered",
+                                     "resurrection": "impossible"}
 
 
 def test_cast_killed_by_exhaustion_keeps_no_stunned() -> None:

@@ -171,6 +171,15 @@ class Idiom:
         out["maintainable"] = self.maintainable
         if self.adjectives:
             out["adjectives"] = [a.as_dict() for a in self.adjectives]
+        out["effect"] = self._effect_dict()
+        upcast = self._upcast_dict()
+        if upcast:
+            out["upcast"] = upcast
+        return out
+
+    def _effect_dict(self) -> dict[str, Any]:
+        """The catalog-entry ``effect``: description, attack or save, damage,
+        healing, check bonus."""
         effect: dict[str, Any] = {}
         if self.effect_text:
             effect["description"] = self.effect_text
@@ -190,7 +199,10 @@ class Idiom:
             effect["healing"] = self.healing.as_dict()
         if self.check_bonus_to is not None:
             effect["check_bonus"] = {"applies_to": self.check_bonus_to, "value": self.check_bonus}
-        out["effect"] = effect
+        return effect
+
+    def _upcast_dict(self) -> dict[str, Any]:
+        """The catalog-entry ``upcast`` (empty when the idiom has none)."""
         upcast: dict[str, Any] = {}
         if self.upcast_text:
             upcast["description"] = self.upcast_text
@@ -198,9 +210,7 @@ class Idiom:
             upcast["check_bonus"] = self.upcast_check_bonus
         if self.upcast_dice is not None:
             upcast["dice"] = self.upcast_dice.text()
-        if upcast:
-            out["upcast"] = upcast
-        return out
+        return upcast
 
 
 def add_dice(base: DiceExpression, extra: DiceExpression, times: int) -> DiceExpression:
@@ -262,75 +272,106 @@ class Catalog:
         return [i.as_dict() for i in self.idioms]
 
 
+class _Problems:
+    """Collects the problems of one catalog entry at ``where`` (+ a path)."""
+
+    def __init__(self, where: list[Any], problems: list[tuple[list[Any], str]]) -> None:
+        self.where = where
+        self.problems = problems
+
+    def bad(self, path: list[Any], message: str) -> None:
+        self.problems.append((self.where + path, message))
+
+    def parse_dice(self, text: str, path: list[Any]) -> DiceExpression | None:
+        try:
+            return dice_mod.parse(text, field="dice")
+        except LinguoError as exc:
+            self.bad(path, f"bad dice notation {text!r}: {exc.message.split(': ', 1)[-1]}")
+            return None
+
+
+def _amount_from(effect: Mapping[str, Any], kind: str, p: _Problems) -> Amount | None:
+    """The entry's ``effect.damage`` or ``effect.healing`` (T1-T3), or
+    ``None`` (absent or with a problem noted)."""
+    part = effect.get(kind)
+    if part is None:
+        return None
+    healing = kind == "healing"
+    try:
+        tick = ticks.get_tick(part["tick"], healing=healing)
+    except InputError:
+        p.bad(["effect", kind, "tick"],
+              f"unknown {kind} tick {part['tick']!r}; known: "
+              f"{', '.join(ticks.tick_names(healing))}")
+        return None
+    if tick.name == "resurrection":
+        p.bad(["effect", kind, "tick"], "Resurrection idioms are not supported by cast")
+        return None
+    expr = None
+    if "dice" in part:
+        expr = p.parse_dice(part["dice"], ["effect", kind, "dice"])
+        if expr is None:
+            return None
+        why = tick.nonconformity(expr)  # T3 (rev. 2: a dice tick needs a die)
+        if why is not None:
+            p.bad(["effect", kind, "dice"], f"dice {expr.text()} {why} (T3)")
+    elif tick.has_range:
+        p.bad(["effect", kind], f"the {tick.title} {kind} tick needs dice")
+        return None
+    if not tick.has_range and expr is not None:
+        p.bad(["effect", kind, "dice"], f"the {tick.title} tick takes no dice")
+    return Amount(tick, expr, part.get("type"), part.get("ability"))
+
+
+def _upcast_dice_from(upcast: Mapping[str, Any], damage: Amount | None,
+                      healing: Amount | None, p: _Problems) -> DiceExpression | None:
+    """The entry's ``upcast.dice``: they need a damage or healing effect with
+    base dice."""
+    if "dice" not in upcast:
+        return None
+    upcast_dice = p.parse_dice(upcast["dice"], ["upcast", "dice"])
+    if damage is None and healing is None:
+        p.bad(["upcast", "dice"], "upcast dice need a damage or healing effect")
+    else:
+        base_amount = damage or healing
+        if base_amount is not None and base_amount.dice is None:
+            p.bad(["upcast", "dice"], "upcast dice need base dice")
+    return upcast_dice
+
+
+def _check_test(test: str | None, damage: Amount | None, healing: Amount | None,
+                p: _Problems) -> None:
+    """A test with a healing effect, or without a damage effect to decide."""
+    if healing is not None and test is not None:
+        p.bad(["effect"], "a healing idiom takes no attack roll or saving throw")
+    if test is not None and damage is None:
+        p.bad(["effect", test], f"an {test} needs a damage effect to decide")
+
+
+def _check_rest(raw: Mapping[str, Any], effect: Mapping[str, Any],
+                upcast: Mapping[str, Any], p: _Problems) -> None:
+    """An upcast check bonus without a check bonus; an Adjective listed twice."""
+    if upcast.get("check_bonus") and effect.get("check_bonus") is None:
+        p.bad(["upcast", "check_bonus"], "an upcast check bonus needs effect.check_bonus")
+    names = [a["name"].casefold() for a in raw.get("adjectives") or ()]
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            p.bad(["adjectives", i, "name"], f"Adjective {raw['adjectives'][i]['name']!r} "
+                  "is listed twice")
+
+
 def _idiom_from(raw: Mapping[str, Any], where: list[Any], problems: list[tuple[list[Any], str]]
                 ) -> Idiom | None:
     effect = raw.get("effect") or {}
     upcast = raw.get("upcast") or {}
-
-    def bad(path: list[Any], message: str) -> None:
-        problems.append((where + path, message))
-
-    def parse_dice(text: str, path: list[Any]) -> DiceExpression | None:
-        try:
-            return dice_mod.parse(text, field="dice")
-        except LinguoError as exc:
-            bad(path, f"bad dice notation {text!r}: {exc.message.split(': ', 1)[-1]}")
-            return None
-
-    def amount(kind: str) -> Amount | None:
-        part = effect.get(kind)
-        if part is None:
-            return None
-        healing = kind == "healing"
-        try:
-            tick = ticks.get_tick(part["tick"], healing=healing)
-        except InputError:
-            bad(["effect", kind, "tick"],
-                f"unknown {kind} tick {part['tick']!r}; known: "
-                f"{', '.join(ticks.tick_names(healing))}")
-            return None
-        if tick.name == "resurrection":
-            bad(["effect", kind, "tick"], "Resurrection idioms are not supported by cast")
-            return None
-        expr = None
-        if "dice" in part:
-            expr = parse_dice(part["dice"], ["effect", kind, "dice"])
-            if expr is None:
-                return None
-            why = tick.nonconformity(expr)  # T3 (rev. 2: a dice tick needs a die)
-            if why is not None:
-                bad(["effect", kind, "dice"], f"dice {expr.text()} {why} (T3)")
-        elif tick.has_range:
-            bad(["effect", kind], f"the {tick.title} {kind} tick needs dice")
-            return None
-        if not tick.has_range and expr is not None:
-            bad(["effect", kind, "dice"], f"the {tick.title} tick takes no dice")
-        return Amount(tick, expr, part.get("type"), part.get("ability"))
-
-    damage = amount("damage")
-    healing = amount("healing")
+    p = _Problems(where, problems)
+    damage = _amount_from(effect, "damage", p)
+    healing = _amount_from(effect, "healing", p)
     test = "attack" if "attack" in effect else ("save" if "save" in effect else None)
-    if healing is not None and test is not None:
-        bad(["effect"], "a healing idiom takes no attack roll or saving throw")
-    if test is not None and damage is None:
-        bad(["effect", test], f"an {test} needs a damage effect to decide")
-    upcast_dice = None
-    if "dice" in upcast:
-        upcast_dice = parse_dice(upcast["dice"], ["upcast", "dice"])
-        if damage is None and healing is None:
-            bad(["upcast", "dice"], "upcast dice need a damage or healing effect")
-        else:
-            base_amount = damage or healing
-            if base_amount is not None and base_amount.dice is None:
-                bad(["upcast", "dice"], "upcast dice need base dice")
+    _check_test(test, damage, healing, p)
+    upcast_dice = _upcast_dice_from(upcast, damage, healing, p)
+    _check_rest(raw, effect, upcast, p)
     check = effect.get("check_bonus")
-    if upcast.get("check_bonus") and check is None:
-        bad(["upcast", "check_bonus"], "an upcast check bonus needs effect.check_bonus")
-    names = [a["name"].casefold() for a in raw.get("adjectives") or ()]
-    for i, n in enumerate(names):
-        if n in names[:i]:
-            bad(["adjectives", i, "name"], f"Adjective {raw['adjectives'][i]['name']!r} "
-                "is listed twice")
     save = effect.get("save") or {}
     return Idiom(
         name=raw["name"], verb=raw["verb"], noun=raw["noun"], flux_cost=raw["flux_cost"],

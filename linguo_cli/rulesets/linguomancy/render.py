@@ -9,8 +9,15 @@ rule ID. Rich is imported only when text is rendered.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, TextIO
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from linguo_cli.rulesets.linguomancy.amounts import Amount
+    from linguo_cli.rulesets.linguomancy.damage import DeathSaveResult, TempHpResult
+    from linguo_cli.rulesets.linguomancy.flux import CastResult
+    from linguo_cli.rulesets.linguomancy.hp import Change
+    from linguo_cli.rulesets.linguomancy.overclock import Consequence, OverclockResult
 
 _DEGREE_STYLE = {
     "critical_failure": "bold white on red",
@@ -29,24 +36,32 @@ def to_json(result: Any) -> str:
     return json.dumps(result, indent=2, ensure_ascii=False)
 
 
-def emit(result: dict[str, Any], *, as_json: bool, explain: bool, out: TextIO | None = None
+def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
          ) -> None:
-    """Print ``result`` on stdout: JSON, or the text view (with steps when
-    ``explain``)."""
+    """Print ``result`` (a typed result, or a dict for kinds not typed yet)
+    on stdout: JSON, or the text view (with steps when ``explain``). A typed
+    result becomes JSON here, through :func:`linguo_cli.core.results.to_plain`;
+    its text renderer reads the typed result."""
     import sys
 
+    from linguo_cli.core.results import to_plain
+
     stream = out or sys.stdout
+    plain: dict[str, Any] = result if isinstance(result, dict) else to_plain(result)
     if as_json:
-        stream.write(to_json(result) + "\n")
+        stream.write(to_json(plain) + "\n")
         return
     from rich.console import Console
 
     console = Console(file=stream, highlight=False, soft_wrap=True)
-    renderer = TEXT_RENDERERS.get(str(result.get("kind")), _generic_text)
-    renderer(console, result)
+    renderer = TEXT_RENDERERS.get(str(plain.get("kind")))
+    if renderer is None:
+        _generic_text(console, plain)
+    else:
+        renderer(console, result)
     if explain:
-        explain_lines(console, result.get("explanation") or [])
-    rolls = result.get("rolls_used")
+        explain_lines(console, plain.get("explanation") or [])
+    rolls = plain.get("rolls_used")
     if rolls:
         console.print(f"[dim]replay with --rolls {','.join(str(r) for r in rolls)}[/dim]")
 
@@ -153,58 +168,69 @@ def _turn_text(console: Any, r: dict[str, Any]) -> None:
         console.print(table)
 
 
-def amount_text(r: dict[str, Any]) -> str:
-    """A damage or healing amount with its parts (T4, T5, T7), e.g.
-    ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate, fire)``; dropped
-    faces are marked ``x``."""
+def amount_text(r: Amount) -> str:
+    """A damage or healing amount (a typed :class:`Amount`) with its parts
+    (T4, T5, T7), e.g. ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate,
+    fire)``; dropped faces are marked ``x``."""
     from rich.markup import escape
 
-    if r.get("full_restoration") or r.get("amount") is None:
-        return f"full restoration to max HP ({r['tick']})"
+    if r.full_restoration or r.amount is None:
+        return f"full restoration to max HP ({r.tick})"
     parts = []
-    if r.get("rolled_dice"):
-        faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x") for f in r["faces"])
-        parts.append(f"{r['rolled_dice']} [{faces}] = {r['dice_total']}")
-    if r.get("multiplier") and r.get("ability_modifier"):
-        parts.append(f"{r['ability']} {r['ability_modifier']:+d} x {r['multiplier']}")
-    parts.extend(f"{escape(m['label'])} {m['value']:+d}" for m in r.get("modifiers", []))
-    what = " + ".join(parts) or f"{r['amount']} HP given"
-    extra = [r["tick"]] + (["critical hit"] if r.get("critical") else [])
-    if r.get("damage_type"):
-        extra.append(str(r["damage_type"]))
-    total = "" if not parts or (len(parts) == 1 and r.get("rolled_dice") and r[
-        "amount"] == r["dice_total"]) else f" = [bold]{r['amount']}[/bold]"
+    if r.rolled_dice:
+        faces = ", ".join(str(f["face"]) + ("" if f["kept"] else "x") for f in r.faces)
+        parts.append(f"{r.rolled_dice} [{faces}] = {r.dice_total}")
+    if r.multiplier and r.ability_modifier:
+        parts.append(f"{r.ability} {r.ability_modifier:+d} x {r.multiplier}")
+    parts.extend(f"{escape(m.label)} {m.value:+d}" for m in r.modifiers)
+    what = " + ".join(parts) or f"{r.amount} HP given"
+    extra = [r.tick] + (["critical hit"] if r.critical else [])
+    if r.damage_type:
+        extra.append(str(r.damage_type))
+    total = "" if not parts or (len(parts) == 1 and r.rolled_dice
+                                and r.amount == r.dice_total) else f" = [bold]{r.amount}[/bold]"
     return f"{what}{total} ({', '.join(extra)})"
 
 
-def _resistance_note(rep: dict[str, Any]) -> str:
+def _resistance_note(rep: Change) -> str:
     """``", vulnerable: 7 -> 14"`` when resistance, vulnerability or immunity
     changed the damage an entity took (R1-R3), else ``""``."""
-    dealt, after = rep.get("damage"), rep.get("damage_after_resistance")
-    if not isinstance(dealt, int) or not isinstance(after, int) or dealt == after:
+    from linguo_cli.rulesets.linguomancy.hp import DamageChange
+
+    if not isinstance(rep, DamageChange) or rep.damage == rep.damage_after_resistance:
         return ""
+    dealt, after = rep.damage, rep.damage_after_resistance
     how = ("immune" if after == 0 else "vulnerable" if after > dealt else "resistant"
            if after * 2 <= dealt else "resistant and vulnerable")
     return f", {how}: {dealt} -> {after}"
 
 
-def _hp_text(console: Any, r: dict[str, Any]) -> None:
-    """Damage, heal, temp_hp, death_save: the amount and its parts, then one
-    line per entity touched (HP before -> after, events)."""
+def _hp_head(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
+    """The first line(s) of a damage, heal, temp_hp or death_save result."""
     from rich.markup import escape
 
-    kind = r["kind"]
-    if kind in ("damage", "heal"):
-        word = "Damage" if kind == "damage" else "Healing"
+    from linguo_cli.rulesets.linguomancy.amounts import Amount
+    from linguo_cli.rulesets.linguomancy.damage import TempHpResult
+
+    if isinstance(r, Amount):
+        word = "Damage" if r.kind == "damage" else "Healing"
         console.print(f"{word}: {amount_text(r)}")
-        for w in r.get("warnings") or []:
+        for w in r.warnings:
             console.print(f"[yellow]warning:[/yellow] {escape(w)}")
-    elif kind == "temp_hp":
-        console.print(f"Temporary HP: {r['amount']} granted (keep {r['keep']})")
+    elif isinstance(r, TempHpResult):
+        console.print(f"Temporary HP: {r.amount} granted (keep {r.keep})")
     else:
-        console.print(f"Death saving throw: d20 {r['natural']}: {r['outcome'].replace('_', ' ')}")
-    for eid, rep in (r.get("entities") or {}).items():
-        b, a = rep["before"], rep["after"]
+        console.print(f"Death saving throw: d20 {r.natural}: {r.outcome.replace('_', ' ')}")
+
+
+def _hp_text(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
+    """Damage, heal, temp_hp, death_save (typed results): the amount and its
+    parts, then one line per entity touched (HP before -> after, events)."""
+    from rich.markup import escape
+
+    _hp_head(console, r)
+    for eid, rep in (r.entities.items() if isinstance(r.entities, Mapping) else ()):
+        b, a = rep.before, rep.after
         text = f"  {escape(eid)}: HP {b['hp']} -> {a['hp']}/{a['max_hp']}"
         text += _resistance_note(rep)
         if b["temp_hp"] or a["temp_hp"]:
@@ -212,8 +238,8 @@ def _hp_text(console: Any, r: dict[str, Any]) -> None:
         ds = a["death_saves"]
         if ds["successes"] or ds["failures"]:
             text += f", death saves {ds['successes']} ok / {ds['failures']} failed"
-        if rep.get("events"):
-            text += "  [bold]" + escape(", ".join(rep["events"])) + "[/bold]"
+        if rep.events:
+            text += "  [bold]" + escape(", ".join(rep.events)) + "[/bold]"
         console.print(text)
 
 
@@ -336,92 +362,111 @@ def _ticks_text(console: Any, r: dict[str, Any]) -> None:
             console.print(table)
 
 
-def _consequence_line(c: dict[str, Any]) -> str:
-    """One line for an overclocking consequence (F4, F5)."""
-    parts = [f"{n['name']}" + ("" if n["turns"] is None else f" for {n['turns']} turn(s)")
-             for n in c["conditions"]]
-    if c["exhaustion_gained"]:
-        parts.append(f"Exhaustion {c['exhaustion_before']} -> {c['exhaustion_after']}")
-    if c["dead"]:
-        death = c["death"] or {}
-        parts.append("[bold red]DIES[/bold red] (" + str(death.get("cause", "")).replace("_", " ")
-                     + (f", resurrection {death['resurrection'].replace('_', ' ')}"
-                        if death.get("resurrection") else "") + ")")
-        ended = [str(e).split(":", 1)[1] for e in c.get("events") or []
-                 if str(e).startswith("condition_ends:")]
+def _consequence_line(c: Consequence | OverclockResult) -> str:
+    """One line for an overclocking consequence (F4, F5), typed."""
+    parts = [g.name + ("" if g.turns is None else f" for {g.turns} turn(s)")
+             for g in c.conditions]
+    if c.exhaustion_gained:
+        parts.append(f"Exhaustion {c.exhaustion_before} -> {c.exhaustion_after}")
+    if c.dead:
+        cause = c.death.cause if c.death is not None else None
+        resurrection = c.death.resurrection if c.death is not None else None
+        parts.append("[bold red]DIES[/bold red] (" + str(cause or "").replace("_", " ")
+                     + (f", resurrection {resurrection.replace('_', ' ')}"
+                        if resurrection else "") + ")")
+        ended = [e.split(":", 1)[1] for e in c.events if e.startswith("condition_ends:")]
         if ended:  # H10: a death ends every condition
             parts.append("every condition ends: " + ", ".join(ended))
     return ", ".join(parts) or "nothing"
 
 
-def _cast_text(console: Any, r: dict[str, Any]) -> None:
+def _cast_head(console: Any, r: CastResult) -> None:
+    """Who casts what, its cost and cap (F1, F3), Flux (F4), Adjectives and
+    Hand points (P5, P6), the save DC (S3)."""
     from rich.markup import escape
 
-    sample = " (sample idiom)" if r.get("sample") else ""
-    console.print(f"[bold]{escape(r['caster'])}[/bold] casts [bold]{escape(r['idiom'])}"
-                  f"[/bold]{sample}: cost {r['base_cost']}"
-                  + (f" + upcast {r['upcast']} = {r['final_cost']}" if r["upcast"] else "")
-                  + f" (cap {r['cap']}: {', '.join(r['cap_set_by'])}"
-                  + ("" if r["cap_applies"] else ", not applied without upcast") + ")")
-    line = f"Flux {r['flux_before']} -> {r['flux_after']}"
-    if r["overclocked"]:
-        line += f"  [bold yellow]OVERCLOCKED[/bold yellow], {r['missing']} missing"
+    sample = " (sample idiom)" if r.sample else ""
+    console.print(f"[bold]{escape(r.caster)}[/bold] casts [bold]{escape(r.idiom)}"
+                  f"[/bold]{sample}: cost {r.base_cost}"
+                  + (f" + upcast {r.upcast} = {r.final_cost}" if r.upcast else "")
+                  + f" (cap {r.cap}: {', '.join(r.cap_set_by)}"
+                  + ("" if r.cap_applies else ", not applied without upcast") + ")")
+    line = f"Flux {r.flux_before} -> {r.flux_after}"
+    if r.overclocked:
+        line += f"  [bold yellow]OVERCLOCKED[/bold yellow], {r.missing} missing"
     console.print(line)
-    for a in r.get("adjectives") or []:
-        console.print(f"Adjective {escape(a['name'])}: {escape(a['effect'])} (not enforced)")
-    if r.get("hands_free") is not None:
-        console.print(f"Hand points: {r['hands_free']} free, the cast takes {r['hand_cost']}")
-    if r.get("maintained"):
-        console.print(f"maintained (Hand cost {r['hand_cost']} at the start of each later turn)")
-    elif r.get("not_maintained"):
-        console.print(f"[yellow]not maintained:[/yellow] {escape(r['not_maintained'])}")
-    if r.get("save_dc") is not None:
-        console.print(f"save DC {r['save_dc']}")
-    for t in r.get("tests") or []:
-        if t["natural"] is None:
-            what = "no die rolled"
-        else:
-            mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
-                           f"{escape(m['label'])}" for m in t.get("modifiers") or [])
-            what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
-        verdict = degree_markup(t["degree"])
-        if t["kind"] == "attack":
-            verdict += "  HIT" if t.get("hit") else "  MISS"
-        elif t["kind"] == "save":
-            effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
-                "effect")
-            verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
-                f" ({effect} effect)" if effect else "")
-        console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
-    amount = r.get("amount")
-    if amount:
-        word = "healing" if "full_restoration" in amount else "damage"
-        console.print(f"  {word}: {amount_text(amount)}")
-    if r.get("check_bonus"):
-        cb = r["check_bonus"]
-        console.print(f"  {cb['value']:+d} to {escape(cb['applies_to'])}")
-    for eid, e in (r.get("entities") or {}).items():
-        b, a = e["before"], e["after"]
+    for a in r.adjectives:
+        console.print(f"Adjective {escape(a.name)}: {escape(a.effect)} (not enforced)")
+    if r.hands_free is not None:
+        console.print(f"Hand points: {r.hands_free} free, the cast takes {r.hand_cost}")
+    if r.maintained:
+        console.print(f"maintained (Hand cost {r.hand_cost} at the start of each later turn)")
+    elif r.not_maintained:
+        console.print(f"[yellow]not maintained:[/yellow] {escape(r.not_maintained)}")
+    if r.save_dc is not None:
+        console.print(f"save DC {r.save_dc}")
+
+
+def _cast_test_line(r: CastResult, t: Mapping[str, Any]) -> str:
+    """One d20 test of a cast: the die, modifiers and total, the degree and
+    what it did (hit or miss; saves or fails, with the effect left)."""
+    from rich.markup import escape
+
+    if t["natural"] is None:
+        what = "no die rolled"
+    else:
+        mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                       f"{escape(m['label'])}" for m in t.get("modifiers") or [])
+        what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
+    verdict = degree_markup(t["degree"])
+    if t["kind"] == "attack":
+        verdict += "  HIT" if t.get("hit") else "  MISS"
+    elif t["kind"] == "save":
+        record = r.entities.get(t["entity"])
+        test = getattr(record, "test", None)
+        effect = getattr(test, "effect", None)
+        verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
+            f" ({effect} effect)" if effect else "")
+    return f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}"
+
+
+def _cast_text(console: Any, r: CastResult) -> None:
+    """A cast (typed): head, tests, amount, check bonus, each entity's
+    changes and events, the overclocking consequence, notes."""
+    from rich.markup import escape
+
+    from linguo_cli.core.results import OMIT
+
+    _cast_head(console, r)
+    for t in r.tests:
+        console.print(_cast_test_line(r, t))
+    if r.amount:
+        word = "healing" if r.amount.full_restoration is not OMIT else "damage"
+        console.print(f"  {word}: {amount_text(r.amount)}")
+    if r.check_bonus:
+        console.print(f"  {r.check_bonus.value:+d} to {escape(r.check_bonus.applies_to)}")
+    for eid, e in r.entities.items():
+        b, a = e.before, e.after
         changes = [f"{k} {b[k]} -> {a[k]}" for k in ("hp", "flux", "exhaustion")
                    if b.get(k) != a.get(k)]
-        events = ", ".join(e.get("events") or [])
+        events = ", ".join(e.events)
         console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
                       + (f"  \\[{escape(events)}]" if events else ""))
-    if r.get("consequence"):
-        console.print("Overclocking: " + _consequence_line(r["consequence"]))
-    for n in r.get("notes") or []:
+    if r.consequence:
+        console.print("Overclocking: " + _consequence_line(r.consequence))
+    for n in r.notes:
         console.print(f"[yellow]note:[/yellow] {escape(n)}")
 
 
-def _overclock_text(console: Any, r: dict[str, Any]) -> None:
+def _overclock_text(console: Any, r: OverclockResult) -> None:
     from rich.markup import escape
 
-    console.print(f"cost {r['cost']} with {r['flux_before']} Flux: "
-                  + (f"{r['missing']} missing" if r["overclocked"] else "no overclocking needed"))
-    if r["overclocked"]:
-        console.print(f"row {r['missing']}: {escape(r['row']['text'])}")
+    console.print(f"cost {r.cost} with {r.flux_before} Flux: "
+                  + (f"{r.missing} missing" if r.overclocked else "no overclocking needed"))
+    if r.overclocked and r.row is not None:
+        console.print(f"row {r.missing}: {escape(r.row.text)}")
         console.print("effect: " + _consequence_line(r))
-    for n in r.get("notes") or []:
+    for n in r.notes:
         console.print(f"[yellow]note:[/yellow] {escape(n)}")
 
 
@@ -471,7 +516,7 @@ def _dice_text(console: Any, r: dict[str, Any]) -> None:
 
 
 #: result kind -> text renderer ``(console, result) -> None``.
-TEXT_RENDERERS: dict[str, Callable[[Any, dict[str, Any]], None]] = {
+TEXT_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
     "check": _test_text,
     "attack": _test_text,
     "save": _test_text,

@@ -13,6 +13,7 @@ dispatches (lazily, so a check never imports the turn engine).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -21,10 +22,11 @@ from typing import Any
 from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import DiceSource, make_source
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
 from linguo_cli.rulesets.linguomancy.model import Modifier, TestKind, ability_modifier_from_score
 
-Handler = Callable[[Mapping[str, Any], DiceSource], dict[str, Any]]
+Handler = Callable[[Mapping[str, Any], DiceSource], Any]
 
 #: kind -> "module:function" of its handler, imported on first use.
 HANDLERS: dict[str, str] = {
@@ -67,8 +69,20 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
     ``dice`` overrides the request's own ``rolls``/``seed``. Raises
     :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
     :class:`~linguo_cli.core.errors.DiceError` when scripted faces run out or are
-    left unused, :class:`InputError` for semantic errors.
+    left unused, :class:`InputError` for semantic errors. The JSON form of
+    :func:`resolve_typed` (through :func:`linguo_cli.core.results.to_plain`).
     """
+    result = resolve_typed(request, dice)
+    if isinstance(result, dict):
+        return result
+    plain: dict[str, Any] = to_plain(result)
+    return plain
+
+
+def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+    """Resolve one request as :func:`resolve` does, returning the handler's
+    result as it is: a typed result (a frozen dataclass whose ``rolls_used``
+    is set here) or, for a kind not typed yet, a dict."""
     if dice is None:
         if request.get("rolls") is not None and request.get("seed") is not None:
             raise InputError(Diagnostic(
@@ -76,6 +90,8 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
         dice = make_source(request.get("rolls"), request.get("seed"))
     result = handler_for(str(request.get("kind")))(request, dice)
     dice.finish()
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return dataclasses.replace(result, rolls_used=tuple(dice.used))
     result["rolls_used"] = list(dice.used)
     return result
 

@@ -87,7 +87,7 @@ def _regain_hp(entity: Entity, amount: int, steps: list[Step], events: list[str]
     steps.append(Step("H9", f"rest: regains up to {amount} HP (input)"))
     steps.extend(rep.steps)
     events.extend(rep.events)
-    return new, int(rep.details["hp_regained"])
+    return new, int(rep.details.hp_regained)
 
 
 def _regain_flux(entity: Entity, amount: int, steps: list[Step]) -> tuple[Entity, int]:

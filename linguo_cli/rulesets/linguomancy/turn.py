@@ -874,6 +874,7 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
     ``check_only`` only the cost is settled (:func:`flux.plan_cast`) and the
     Flux spent, maintaining and any overclocking consequence applied; no die
     is rolled."""
+    from linguo_cli.core.results import to_plain
     from linguo_cli.rulesets.linguomancy import flux as flux_
 
     e = engine.entities[eid]
@@ -940,19 +941,20 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> dict[str, Any]
         partial_success_hits=bool(st.get("partial_success_hits")),
         nonlethal=bool(st.get("nonlethal")), dice=engine.dice, conditions=engine.catalog,
         hands_free=free, **kwargs)
-    engine.log.extend([Step(x["rule"], x["text"]) for x in result.get("explanation", [])])
+    engine.log.extend(result.explanation)
     events = []
-    for tid, rep in (result.get("entities") or {}).items():
-        engine.put(new[tid], *rep.get("events", []))
-        events.extend(ev if tid == eid else f"{tid}:{ev}" for ev in rep.get("events", []))
+    for tid, rep in result.entities.items():
+        engine.put(new[tid], *rep.events)
+        events.extend(ev if tid == eid else f"{tid}:{ev}" for ev in rep.events)
     for tid, ent in new.items():
         engine.entities[tid] = ent
-    if hands and idiom.maintainable and not result.get("maintained") \
+    if hands and idiom.maintainable and not result.maintained \
             and not engine.entities[eid].dead:
         # not maintained (P6): the cast's own Hand points are spent until the next turn;
         # a maintained idiom holds them instead (charged again at each later start, P6)
         engine.put(engine.spend_hands(engine.entities[eid], hands, f"casting {idiom.name}"))
-    cast = {k: v for k, v in result.items() if k not in ("rules", "explanation", "state")}
+    cast = {k: v for k, v in to_plain(result).items()
+            if k not in ("rules", "explanation", "state")}
     out.update(cast=cast, events=events)
     return out
 

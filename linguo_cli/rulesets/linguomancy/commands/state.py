@@ -90,14 +90,15 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     request["state"] = to_plain(state_doc.data)
     SCHEMAS.validate(Document("<options>", request), "request")
     try:
-        result = requests.resolve(request, dice)
+        result = requests.resolve_typed(request, dice)
     except InputError as exc:
         raise locate_errors(
             exc, request_doc or Document("<options>", request), state_doc) from None
     before = entities_of(state_doc)
-    after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
+    new_state = result["state"] if isinstance(result, dict) else result.state
+    after = {d["id"]: Entity.from_dict(d) for d in new_state["entities"]}
     update_entities(state_doc, before, after)  # the document: comments kept
-    update_round(state_doc, result["state"])
+    update_round(state_doc, new_state)
     text = dump_document(state_doc)
     target = state_doc.name if in_place else (None if output == "-" else output)
     if in_place and state_doc.name == "<stdin>":
@@ -217,7 +218,7 @@ def turn(
         request["state"] = to_plain(state_doc.data)
         SCHEMAS.validate(Document("<options>", request), "request")
         try:
-            result = requests.resolve(request, ScriptedDice([]))
+            result = requests.resolve_typed(request, ScriptedDice([]))
         except InputError as exc:
             raise locate_errors(exc, turns_doc, state_doc) from None
         render.emit(result, as_json=json_, explain=explain)
