@@ -234,7 +234,7 @@ def _mean(values: Mapping[str, Fraction], weights: Mapping[str, Fraction] | None
     return sum((values[t] * weights[t] for t in values), Fraction(0)) / total
 
 
-def _averaged_types(raw: Mapping[str, Fraction], attack_types: Sequence[str] | None,
+def _averaged_types(raw: Mapping[str, Fraction | int], attack_types: Sequence[str] | None,
                     options: Options) -> list[str]:
     """ND4: the types the mean runs over: those dealing damage in the pool,
     or (``average_over: all_attack_types``) every type of the attack."""
@@ -255,7 +255,7 @@ def _sums(selected: Sequence[Selected], types: Sequence[str]
     return inc, out, tin, tout
 
 
-def resolve_pool(raw: Mapping[str, Fraction], entries: Sequence[ModEntry],
+def resolve_pool(raw: Mapping[str, Fraction | int], entries: Sequence[ModEntry],
                  options: Options = DEFAULTS, *, attack_types: Sequence[str] | None = None,
                  log: Derivation | None = None, name: str = "normal") -> PoolResult:
     """One pool through ND2-ND5: ``raw`` is HP per damage type (exact, >= 0),
@@ -344,8 +344,8 @@ def final_damage(normal: PoolResult, ap: PoolResult, charge_factor: Fraction,
     return ModifiersResult(normal, ap, exact(charge_factor), exact(total), damage)
 
 
-def resolve_modifiers(raw: Mapping[str, Fraction], entries: Sequence[ModEntry], *,
-                      ap_raw: Mapping[str, Fraction] | None = None, crits: int = 0,
+def resolve_modifiers(raw: Mapping[str, Fraction | int], entries: Sequence[ModEntry], *,
+                      ap_raw: Mapping[str, Fraction | int] | None = None, crits: int = 0,
                       status: bool = False, charge_factor: Fraction = Fraction(1),
                       options: Options = DEFAULTS, attack_types: Sequence[str] | None = None,
                       log: Derivation | None = None) -> ModifiersResult:
