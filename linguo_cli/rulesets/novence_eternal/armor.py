@@ -73,6 +73,8 @@ def resolve_cover(cover: Cover | None, ranged: bool, thr: int, minimum: int | No
     exposed = thr_c > cc
     factor = Fraction(1) if exposed else Fraction(cover.cdm)
     log.note("NC2", f"Cover Class {cc}")
+    if minimum is not None:
+        log.note("NM5", f"Aim's minimum THR {minimum}: THR_c = max({thr}, {minimum})")
     log.note("NC3", f"THR_c {thr_c} against CC {cc}: {'exposed' if exposed else 'cover'}")
     if not exposed:
         log.note("NC4", f"cover damage modifier {exact_text(factor)}")
@@ -136,12 +138,14 @@ def level_effect(level: int, penetrates: bool, dice: DiceSource,
     return half, True, 0 if level == 2 else 1, None
 
 
-def _entry_of(armor: Armor, dtype: str, options: Options) -> ArmorType | None:
+def _entry_of(armor: Armor, dtype: str, options: Options,
+              log: Derivation) -> ArmorType | None:
     """NA1: the armor's entry for ``dtype``; an unlisted type bypasses the
     armor (``None``), or is level I with RES 0 under ``unlisted_damage_type:
     level_1``."""
     entry = armor.types.get(dtype)
     if entry is None and options.is_("unlisted_damage_type", "level_1"):
+        log.note("NA1", f"{dtype}: not listed by the armor, treated as level I with RES 0")
         return ArmorType(1, 0)
     return entry
 
@@ -180,30 +184,35 @@ def resolve_armor(armor: Armor | None, types: Sequence[str], thr: int, ap: int |
     if armor is None:
         return None
     if ap == 0 and options.is_("ap_zero", "inert"):
+        log.note("NA5", "AP 0 is inert (ap_zero: inert)")
         ap = None
+    if ap is not None:
+        log.note("NA5", f"AP {ap} against PC {armor.pc}")
     pc = armor.pc
     out: dict[str, TypeArmor] = {}
     ap_wear = 0
     for dtype in types:
-        entry = _entry_of(armor, dtype, options)
+        entry = _entry_of(armor, dtype, options, log)
         if entry is None:
             out[dtype] = TypeArmor(None, None, exact(0), "unlisted", exact(1), None, None, 0)
             log.note("NA1", f"{dtype}: not listed by the armor, passes untouched")
             continue
-        record, bypass = _one_type(dtype, entry, pc, thr, ap,
-                                   piercing_aim and dtype == "piercing", dice, options)
+        aimed = piercing_aim and dtype == "piercing"
+        record, bypass = _one_type(dtype, entry, pc, thr, ap, aimed, dice, options)
         ap_wear = 1 if bypass else ap_wear
         out[dtype] = record
-        _note_type(log, dtype, record, pc)
+        _note_type(log, dtype, record, pc, aimed)
     wear = sum(r.wear for r in out.values()) + ap_wear
     after = max(0, pc - wear)
     log.note("NA4", f"PC {pc} - wear {wear} = {after}")
     return ArmorResult(pc, after, wear, out)
 
 
-def _note_type(log: Derivation, dtype: str, r: TypeArmor, pc: int) -> None:
+def _note_type(log: Derivation, dtype: str, r: TypeArmor, pc: int, aimed: bool) -> None:
     if r.result == "bypassed":
-        log.note("NA5", f"{dtype}: AP >= PC {pc}, all of it bypasses the armor")
+        if aimed:
+            log.note("NA6", f"{dtype}: piercing melee Aim as AP >= PC (piercing_aim: full_ap)")
+        log.note("NA5", f"{dtype}: all of it bypasses the armor, PC wears 1")
         return
     if r.ap_share:
         log.note("NA5", f"{dtype}: AP share {exact_text(r.ap_share)} bypasses the armor")

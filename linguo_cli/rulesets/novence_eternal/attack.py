@@ -41,6 +41,7 @@ from .modifiers import (
     ap_pool_entries,
     expand_categories,
     final_damage,
+    note_entries,
     pool_entries,
     resolve_pool,
 )
@@ -128,7 +129,8 @@ class AttackOutcome:
     rolls_used: tuple[int, ...]
 
 
-def check_legal(spec: AttackSpec, options: Options = DEFAULTS) -> tuple[str | None, bool, bool]:
+def check_legal(spec: AttackSpec, options: Options = DEFAULTS,
+                log: Derivation | None = None) -> tuple[str | None, bool, bool]:
     """NO1 step 1, in order: the attacker can act (``actor_dead`` NK12,
     ``actor_ko`` NK1); reach or range band (``out_of_reach`` NH4,
     ``out_of_range`` NH5; no map: medium, NT13); a hidden target
@@ -142,18 +144,26 @@ def check_legal(spec: AttackSpec, options: Options = DEFAULTS) -> tuple[str | No
         raise Refusal("actor_dead", "NK12", f"{a.id} is dead")
     if a.ko:
         raise Refusal("actor_ko", "NK1", f"{a.id} is knocked out")
-    band, adv, dis = _band(spec, options)
+    band, adv, dis = _band(spec, options, log if log is not None else Derivation())
     if t.hidden is not None and a.id not in t.hidden.found_by and (
             a.passive(options) <= t.hidden.stealth):
         raise Refusal("target_hidden", "NT9", f"{t.id} is hidden from {a.id}")
-    if spec.melee_aim and w.kind == "melee" and not set(t.conditions) & spec.restricting:
-        raise Refusal("target_not_restricted", "NM6", f"{t.id}'s movement is not restricted")
+    if spec.melee_aim and w.kind == "melee":
+        restricted = set(t.conditions) & spec.restricting
+        if not restricted:
+            raise Refusal("target_not_restricted", "NM6", f"{t.id}'s movement is not restricted")
+        if log is not None:
+            log.note("NM6", f"melee Aim: {t.id} is restricted ({', '.join(sorted(restricted))})")
     return band, adv, dis
 
 
-def _band(spec: AttackSpec, options: Options) -> tuple[str | None, bool, bool]:
+def _band(spec: AttackSpec, options: Options,
+          log: Derivation) -> tuple[str | None, bool, bool]:
     w = spec.weapon
     if not spec.map:
+        if w.kind == "ranged":
+            log.note("NT13", "no map: every combatant is in range")
+            log.note("NH5", "no map: the medium band, no advantage or disadvantage")
         return None, False, False
     band = spec.band
     if band is None and spec.distance is not None:
@@ -163,6 +173,7 @@ def _band(spec: AttackSpec, options: Options) -> tuple[str | None, bool, bool]:
             band = range_band(spec.distance, w.range or 0, options)
     band = band or ("reach" if w.kind == "melee" else "medium")
     adv, dis = band_effect(w.kind, band, options)
+    log.note("NH4" if w.kind == "melee" else "NH5", f"band {band}")
     return (None if w.kind == "melee" else band), adv, dis
 
 
@@ -201,7 +212,8 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     attack; the dice source raises ``DiceError`` when its faces run out."""
     start = len(dice.used)
     run = _Run(spec, options, dice, Derivation(), spec.target, spec.attacker, {})
-    band, r_adv, r_dis = check_legal(spec, options)
+    run.log.note("NO1", f"{spec.attacker.id} attacks {spec.target.id} with {spec.weapon.name}")
+    band, r_adv, r_dis = check_legal(spec, options, run.log)
     w, t = spec.weapon, spec.target
     charge = answering_charge(t, w, spec.defense)
     dodge_held = t.charges.dodge > 0
@@ -214,16 +226,20 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
         run.event(spec.attacker.id, "help_spent")
     stacks = w.aim if w.kind == "ranged" else 0
     s_eff = aim_effective(stacks, dodge_held, t.dodge_spent, options)
-    if stacks != s_eff:
-        run.log.note("NM4", f"the target holds Dodge: {stacks} Aim stacks count as {s_eff}")
+    if stacks and (dodge_held or t.dodge_spent):
+        run.log.note("NM4", f"{stacks} Aim stacks count as {s_eff} against {t.id}'s Dodge")
     hit = resolve_to_hit(dice, advantage=adv, disadvantage=dis,
                          bonus=_to_hit_bonus(spec, options), ac=t.ac(options),
                          crr=spec.attacker.crr, far=spec.attacker.far, aim_stacks=stacks,
                          s_eff=s_eff, options=options, log=run.log)
     if stacks:
+        run.log.note("NM2", f"the attack spends the {stacks} Aim stacks of {w.name}")
         run.event(spec.attacker.id, f"aim_spent:{w.name}")
-    if charge is not None and hit.landed and options.is_("charge_consumed", "on_landed"):
-        _spend_charge(run, charge)
+    if charge is not None and options.is_("charge_consumed", "on_landed"):
+        if hit.landed:
+            _spend_charge(run, charge)
+        else:
+            run.log.note("NR4", f"the miss spends no {charge} charge (charge_consumed: on_landed)")
     record = _after_landing(run, hit, band, adv, dis,
                             charge if run.target.charges != t.charges else None)
     return _outcome(run, record, start)
@@ -376,7 +392,9 @@ def _modifier_step(run: _Run, normal_raw: dict[str, Fraction], ap_raw: dict[str,
     then floor (ND8). Returns (ModifiersResult, exact, damage)."""
     options = run.options
     normal_entries, ap_entries = _entries(run, armor, crits)
+    note_entries(run.log, normal_entries, crits=crits, categories=bool(run.spec.categories))
     if charge_factor != 1 and options.is_("charge_reduction_as", "def_modifier"):
+        run.log.note("NR10", "the charge factor enters as a DEF entry")
         charge_entry = ModEntry("DEF", int((1 - charge_factor) * 100), label="charge")
         normal_entries.append(charge_entry)
         ap_entries.append(charge_entry)

@@ -142,6 +142,8 @@ def defense_roll(dice: DiceSource, kind: str, target: Creature, to_hit_total: in
     rule = {"parry": "NR5", "dodge": "NR7", "guard": "NR8"}[kind]
     log.note(rule, f"{kind} roll {total} against to-hit {to_hit_total}: {result}")
     breakage: tuple[BreakageRoll, ...] = ()
+    if kind == "parry" and not beats and options.is_("breakage_on", "success_only"):
+        log.note("NR6", "a failed parry rolls no breakage (breakage_on: success_only)")
     if kind == "parry" and (beats or options.is_("breakage_on", "every_roll")):
         breakage = _breakage(dice, attacker_weapon, target.parry_weapon, options)
         for b in breakage:

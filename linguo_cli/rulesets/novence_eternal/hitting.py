@@ -170,6 +170,21 @@ def _bonus_crit(dice: DiceSource, natural: int, residual: int,
     return face, face >= threshold
 
 
+def _note_crit_test(log: Derivation, natural: int, effective: int, crr: int, far: int,
+                    test: CritTest) -> None:
+    """The derivation of NX1-NX3 and NX6 for one to-hit roll."""
+    if effective != natural:
+        log.note("NX3", f"the crit test reads the natural {natural}, "
+                 f"not the effective die {effective}")
+    if test.auto_crits:
+        log.note("NX2", f"CRR {crr}: (x{test.auto_crits}, {test.residual})")
+    elif test.crits:
+        log.note("NX1", f"natural {natural} is in the crit range of CRR {crr}")
+    if natural <= 1 + far:
+        log.note("NX6", f"natural {natural} is in the fail range of FAR {far}: "
+                 + ("a crit fail" if test.crit_fail else "the crit wins"))
+
+
 def resolve_to_hit(dice: DiceSource, *, advantage: bool, disadvantage: bool, bonus: int,
                    ac: int, crr: int, far: int, aim_stacks: int, s_eff: int,
                    options: Options = DEFAULTS, log: Derivation | None = None) -> ToHit:
@@ -184,6 +199,8 @@ def resolve_to_hit(dice: DiceSource, *, advantage: bool, disadvantage: bool, bon
     floor = AIM_FLOOR[min(max(s_eff, 0), 8)]
     effective = max(natural, floor)
     total = effective + bonus
+    if advantage and disadvantage:
+        log.note("NS3", "advantage and disadvantage together: one d20")
     if len(faces) == 2:
         log.note("NS3", f"{'advantage' if advantage else 'disadvantage'}: "
                  f"{faces[0].face} and {faces[1].face}, keeps {natural}")
@@ -191,14 +208,9 @@ def resolve_to_hit(dice: DiceSource, *, advantage: bool, disadvantage: bool, bon
         log.note("NM3", f"{s_eff} Aim stack(s): floor {floor}, effective die {effective}")
     log.note("NH1", f"to-hit total {effective} {bonus:+d} = {total}")
     test = crit_test(natural, effective, crr, far, options)
-    if test.auto_crits:
-        log.note("NX2", f"CRR {crr}: (x{test.auto_crits}, {test.residual})")
-    elif test.crits:
-        log.note("NX1", f"natural {natural} is in the crit range of CRR {crr}")
-    if test.crit_fail:
-        log.note("NX6", f"natural {natural} is a crit fail (FAR {far})")
+    _note_crit_test(log, natural, effective, crr, far, test)
     landed = _lands(total, ac, test, options)
-    rule = "NX4" if landed and test.crits and total <= ac else "NH2"
+    rule = "NX4" if test.crits and total <= ac and not test.crit_fail else "NH2"
     log.note(rule, f"total {total} against AC {ac}: {'lands' if landed else 'misses'}")
     crits = test.crits if landed else 0
     bonus_face = None

@@ -205,6 +205,17 @@ def pool_entries(entries: Iterable[ModEntry], *, crits: int = 0,
             and not (status and e.kind in ("ATK", "DEF") and e.type is None)]
 
 
+def note_entries(log: Derivation, entries: Sequence[ModEntry], *, crits: int = 0,
+                 status: bool = False, categories: bool = False) -> None:
+    """The derivation of ND1 (and NX5, ND7) for the entries that enter ND."""
+    log.note("ND1", f"{len(entries)} modifier entr{'y' if len(entries) == 1 else 'ies'}"
+             + (", categories expanded to their member types" if categories else ""))
+    if crits >= 1 and any(e.crit_only for e in entries):
+        log.note("NX5", "crit-only entries enter ND: the attack holds a crit")
+    if status:
+        log.note("ND7", "a status-effect tick: ATK and DEF are left out")
+
+
 def ap_pool_entries(entries: Iterable[ModEntry], options: Options = DEFAULTS) -> list[ModEntry]:
     """ND6/NA5: the entries of the AP pool. Damage that bypasses armor ignores
     every RES >= 0 (the creature's and the armor's; under ``ap_ignores:
@@ -356,9 +367,14 @@ def resolve_modifiers(raw: Mapping[str, Fraction | int], entries: Sequence[ModEn
     4/5 or 3/5 becomes a DEF entry +20 or +40 in each pool instead (NR10)."""
     log = log if log is not None else Derivation()
     entries = pool_entries(entries, crits=crits, status=status)
+    note_entries(log, entries, crits=crits, status=status,
+                 categories=any(e.category for e in entries))
     if charge_factor != 1 and options.is_("charge_reduction_as", "def_modifier"):
         entries = [*entries, ModEntry("DEF", int((1 - charge_factor) * 100), label="charge")]
+        log.note("NR10", f"the charge factor {exact_text(charge_factor)} enters as a DEF entry")
         charge_factor = Fraction(1)
+    if ap_raw:
+        log.note("NA5", "the AP pool ignores every RES >= 0 (negative RES still applies)")
     types = attack_types if attack_types is not None else list(
         dict.fromkeys([*raw, *(ap_raw or {})]))
     normal = resolve_pool(raw, entries, options, attack_types=types, log=log)
