@@ -11,8 +11,9 @@
 12. ND per pool, the charge factor, floor (:mod:`.modifiers`);
 13. THP then HP (NL2), KO (NK1), melee Aim effects (NM6).
 
-Not in this slice: Injury and its location rolls (NK3-NK5), damage while
-KO, dismemberment (NK11), ``ko_target`` (NK14). Dice come from the injected
+13 continues in :mod:`.injury`: Injury stacks with location rolls (NK1,
+NK3-NK5), damage while KO and dismemberment (NK11); ``ko_target`` (NK14)
+is read at steps 3 and 5. Dice come from the injected
 :class:`~linguo_cli.core.dice.DiceSource` in NO1's order; the outcome lists
 the faces used (``rolls_used``). HP are integers; damage is exact until the
 single floor of ND8.
@@ -33,7 +34,8 @@ from .damage import ComponentRoll, roll_components, split_pools
 from .defense import BreakageRoll, DefenseResult, answering_charge, defense_roll
 from .exact import Exact, exact
 from .hitting import ToHit, aim_effective, band_effect, min_thr, range_band, resolve_to_hit
-from .model import AttackSpec, Charges, Creature, Refusal
+from .injury import Dismemberment, InjuryEvent, Track, after_damage, dismember
+from .model import AttackSpec, Charges, Creature, Refusal, SecondChances
 from .modifiers import (
     ModEntry,
     ModifiersResult,
@@ -109,7 +111,9 @@ class AttackRecord:
     damage: int
     thp_absorbed: int
     hp_lost: int
+    injury_events: tuple[InjuryEvent, ...]
     melee_aim: MeleeAimEffects | None
+    dismember: Dismemberment | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,7 @@ class AttackOutcome:
     rules: tuple[str, ...]
     options: Mapping[str, OptionValue]
     rolls_used: tuple[int, ...]
+    second_chances: SecondChances | None = None
 
 
 def check_legal(spec: AttackSpec, options: Options = DEFAULTS,
@@ -199,6 +204,7 @@ class _Run:
     target: Creature
     attacker: Creature
     events: dict[str, list[str]]
+    chances: SecondChances | None = None
 
     def event(self, who: str, text: str) -> None:
         self.events.setdefault(who, []).append(text)
@@ -211,7 +217,8 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     Raises :class:`~.model.Refusal` (exit 4) before any die for an illegal
     attack; the dice source raises ``DiceError`` when its faces run out."""
     start = len(dice.used)
-    run = _Run(spec, options, dice, Derivation(), spec.target, spec.attacker, {})
+    run = _Run(spec, options, dice, Derivation(), spec.target, spec.attacker, {},
+               spec.second_chances)
     run.log.note("NO1", f"{spec.attacker.id} attacks {spec.target.id} with {spec.weapon.name}")
     band, r_adv, r_dis = check_legal(spec, options, run.log)
     w, t = spec.weapon, spec.target
@@ -219,7 +226,10 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     dodge_held = t.charges.dodge > 0
     if charge is not None and options.is_("charge_consumed", "on_target"):
         _spend_charge(run, charge)
-    adv = r_adv or spec.advantage or spec.helped
+    unconscious = t.ko and options.is_("ko_target", "dnd5e_unconscious")
+    if unconscious:
+        run.log.note("NK14", f"{t.id} is KO: the attack has advantage (ko_target)")
+    adv = r_adv or spec.advantage or spec.helped or unconscious
     dis = r_dis or spec.disadvantage
     if spec.helped:
         run.log.note("NT8", "the Help gives advantage and is spent")
@@ -232,6 +242,10 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
                          bonus=_to_hit_bonus(spec, options), ac=t.ac(options),
                          crr=spec.attacker.crr, far=spec.attacker.far, aim_stacks=stacks,
                          s_eff=s_eff, options=options, log=run.log)
+    if unconscious and hit.landed and hit.crits == 0 and spec.map and (
+            spec.distance is not None and spec.distance <= 5):
+        run.log.note("NK14", "a hit from within 5 ft on a KO target is a crit")
+        hit = replace(hit, crits=1)
     if stacks:
         run.log.note("NM2", f"the attack spends the {stacks} Aim stacks of {w.name}")
         run.event(spec.attacker.id, f"aim_spent:{w.name}")
@@ -259,7 +273,7 @@ def _outcome(run: _Run, record: AttackRecord, start: int) -> AttackOutcome:
     steps = tuple(run.log.steps)
     return AttackOutcome(record, attacker, run.target,
                          {k: tuple(v) for k, v in run.events.items()}, steps, run.log.rules,
-                         run.options.non_default(), tuple(run.dice.used[start:]))
+                         run.options.non_default(), tuple(run.dice.used[start:]), run.chances)
 
 
 def _empty(run: _Run, hit: ToHit, band: str | None, adv: bool, dis: bool,
@@ -270,7 +284,7 @@ def _empty(run: _Run, hit: ToHit, band: str | None, adv: bool, dis: bool,
         tuple(hit.faces), hit.natural, hit.aim_stacks, hit.aim_effective, hit.floor,
         hit.effective_die, hit.total, hit.against, hit.auto_crits, hit.residual,
         hit.bonus_die, hit.crit_fail, hit.crits, hit.landed, hit.thr, None, (), None, None,
-        (), None, exact(1), exact(0), 0, 0, 0, None)
+        (), None, exact(1), exact(0), 0, 0, 0, (), None, None)
 
 
 def _after_landing(run: _Run, hit: ToHit, band: str | None, adv: bool, dis: bool,
@@ -352,13 +366,53 @@ def _armor_and_damage(run: _Run, record: AttackRecord, hit: ToHit, cover: CoverR
     normal_raw, ap_raw = split_pools(rolls, cover_factor, shares, options, run.log)
     pools, exact_total, damage = _modifier_step(run, normal_raw, ap_raw, armor, hit.crits,
                                                 charge_factor)
+    before = run.target
     absorbed, lost = _apply_damage(run, damage)
     record = replace(record, armor=armor, components=rolls, pools=pools.pools,
                      charge_factor=pools.charge_factor, exact=exact_total, damage=damage,
                      thp_absorbed=absorbed, hp_lost=lost)
+    track = Track(run.target, run.chances, [])
+    after_damage(track, was_ko=before.ko, hp_before=before.hp, damage=damage,
+                 absorbed=absorbed, dice=run.dice, location=spec.weapon.location,
+                 new_window=spec.new_window, options=options, log=run.log)
+    run.target = track.creature
     if spec.melee_aim and spec.weapon.kind == "melee":
         record = replace(record, melee_aim=_melee_aim(run, rolls, damage))
-    return record
+    track.creature = run.target
+    record = replace(record, dismember=_dismember(run, track, hit, before))
+    run.target, run.chances = track.creature, track.chances
+    _injury_events(run, track.events)
+    return replace(record, injury_events=tuple(track.events))
+
+
+def _dismember(run: _Run, track: Track, hit: ToHit, before: Creature) -> Dismemberment | None:
+    """NK11's trigger: a can_dismember attack with a crit, on a target whose
+    HP (after the damage; before it under ``dismember_hp_check:
+    before_damage``) is below 20% of its max: 5 × HP < max."""
+    if not run.spec.weapon.can_dismember or hit.crits < 1 or track.creature.dead:
+        return None
+    hp = before.hp if run.options.is_("dismember_hp_check", "before_damage") else (
+        track.creature.hp)
+    eligible = 5 * hp < track.creature.max_hp
+    run.log.note("NK11", f"5 x HP {hp} against max {track.creature.max_hp}: "
+                 + ("eligible" if eligible else "not eligible"))
+    return dismember(track, eligible=eligible, dice=run.dice, options=run.options, log=run.log)
+
+
+def _injury_events(run: _Run, events: list[InjuryEvent]) -> None:
+    """NV5 event strings for the Injury events of the target."""
+    for e in events:
+        who = e.creature
+        if e.absorbed:
+            run.event(who, "second_chance")
+            continue
+        if e.location:
+            run.event(who, f"location:{e.location}")
+        run.event(who, f"injury:{e.injury_after}")
+        if e.critical_timer is not None and e.injury_after in (7, 8):
+            run.event(who, f"critical_timer:{e.critical_timer}")
+        if e.dead:
+            run.event(who, "dead")
 
 
 def _entries(run: _Run, armor: ArmorResult | None, crits: int
@@ -409,7 +463,8 @@ def _modifier_step(run: _Run, normal_raw: dict[str, Fraction], ap_raw: dict[str,
 
 def _apply_damage(run: _Run, damage: int) -> tuple[int, int]:
     """NL2: THP absorbs min(THP, d) unless the attack ignores THP; the rest
-    lowers HP, never below 0; HP reaching 0 from above is KO (NK1).
+    lowers HP, never below 0; HP reaching 0 from above sets KO (NK1, whose
+    consequences :func:`.injury.after_damage` applies).
     Returns (THP absorbed, HP lost)."""
     t = run.target
     absorbed = 0 if run.spec.weapon.ignores_thp else min(t.thp, damage)
@@ -420,7 +475,6 @@ def _apply_damage(run: _Run, damage: int) -> tuple[int, int]:
     run.target = replace(t, thp=thp, thp_source=t.thp_source if thp else None, hp=hp, ko=ko)
     run.log.note("NL2", f"{t.id}: THP {t.thp} -> {thp}, HP {t.hp} -> {hp}")
     if ko and not t.ko:
-        run.log.note("NK1", f"{t.id} is knocked out")
         run.event(t.id, "ko")
     return absorbed, lost
 

@@ -33,6 +33,8 @@ from .model import (
     Cover,
     Creature,
     Hidden,
+    KoWindow,
+    SecondChances,
     Weapon,
 )
 from .modifiers import ModEntry, expand_categories
@@ -128,7 +130,8 @@ def weapon_of(doc: Doc, key: str, categories: Mapping[str, Sequence[str]],
         modifiers=modifier_entries(doc.get("modifiers", []), categories),
         parryable=doc.get("parryable", True), dodgeable=doc.get("dodgeable", True),
         guardable=doc.get("guardable", True), ignores_thp=doc.get("ignores_thp", False),
-        aim=doc.get("aim", 0), broken=doc.get("broken", False))
+        aim=doc.get("aim", 0), broken=doc.get("broken", False),
+        can_dismember=doc.get("can_dismember", False), location=doc.get("location"))
 
 
 def armor_of(doc: Doc, categories: Mapping[str, Sequence[str]]) -> Armor:
@@ -177,7 +180,12 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
         armor=armor_of(doc["armor"], categories) if doc.get("armor") else None,
         equipped=weapons[key] if key is not None else None, unarmed=unarmed,
         conditions=tuple(c["name"] for c in doc.get("conditions", ())),
-        hidden=Hidden(hidden["stealth"], tuple(hidden.get("found_by", ()))) if hidden else None)
+        hidden=Hidden(hidden["stealth"], tuple(hidden.get("found_by", ()))) if hidden else None,
+        injury_track=doc.get("injury_track"), hit_die=doc.get("hit_die"),
+        stabilized=doc.get("stabilized", False), critical_timer=doc.get("critical_timer"),
+        locations=tuple(doc.get("locations", ())),
+        ko_window=KoWindow(**doc.get("ko_window", {})),
+        beheading_exception=doc.get("beheading_exception", False))
     return CreatureDoc(creature, weapons, key, doc.get("helped_by") is not None)
 
 
@@ -225,7 +233,11 @@ def attack_request(request: Doc, cli_options: Doc | None = None
         weapon, parryable=request.get("parryable", weapon.parryable),
         dodgeable=request.get("dodgeable", weapon.dodgeable),
         guardable=request.get("guardable", weapon.guardable),
-        ignores_thp=request.get("ignores_thp", weapon.ignores_thp))
+        ignores_thp=request.get("ignores_thp", weapon.ignores_thp),
+        can_dismember=request.get("can_dismember", weapon.can_dismember),
+        location=request.get("location", weapon.location))
+    party = top.get("party", {})
+    chances = party.get("second_chances")
     spec = AttackSpec(
         a.creature, t.creature, weapon, map=top.get("map", False),
         distance=request.get("distance"), band=request.get("band"),
@@ -237,7 +249,9 @@ def attack_request(request: Doc, cli_options: Doc | None = None
         melee_aim=bool(request.get("take_melee_aim", False) or aim_mark),
         helped=a.helped, defense=request.get("defense"),
         parry_stat=request.get("parry_stat"), categories=categories,
-        restricting=_restricting(catalogs))
+        restricting=_restricting(catalogs), new_window=request.get("new_window", False),
+        second_chances=SecondChances(chances["max"], chances.get("pool", chances["max"]))
+        if chances else None)
     return spec, options, key
 
 

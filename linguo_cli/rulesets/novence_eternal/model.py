@@ -49,7 +49,9 @@ class Weapon:
     ``aim``: Aim stacks held (ranged only, 0-8, NM2); ``ap``: None when the
     attack lists no AP (NA5); ``breakage``: None when it cannot break (NR6);
     ``parry_mod``/``dodge_mod``: NR5/NR7 modifiers; ``broken``: NR6 broke it
-    (recorded only; a broken weapon still attacks and rolls breakage)."""
+    (recorded only; a broken weapon still attacks and rolls breakage);
+    ``can_dismember`` (NK11) and ``location`` (the location its attacks name,
+    NK4) are the attack's flags."""
 
     name: str
     kind: str
@@ -73,6 +75,8 @@ class Weapon:
     ignores_thp: bool = False
     aim: int = 0
     broken: bool = False
+    can_dismember: bool = False
+    location: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,23 @@ class Hidden:
 
     stealth: int
     found_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class KoWindow:
+    """NK3: the final damage (HP) summed in the open KO damage window, and
+    whether that window has given its stack."""
+
+    damage: int = 0
+    stacked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SecondChances:
+    """NK10: the party's Second Chance pool (``pool`` of ``max``)."""
+
+    max: int
+    pool: int
 
 
 #: Injury stat penalties by stacks 0-9 (NK8), VII-VIII per ``injury_penalty_vii_viii``.
@@ -161,6 +182,18 @@ class Creature:
     unarmed: Weapon | None = None
     conditions: tuple[str, ...] = ()
     hidden: Hidden | None = None
+    injury_track: bool | None = None
+    hit_die: int | None = None
+    stabilized: bool = False
+    critical_timer: int | None = None
+    locations: tuple[str, ...] = ()
+    ko_window: KoWindow = KoWindow()
+    beheading_exception: bool = False
+
+    @property
+    def on_track(self) -> bool:
+        """NK1: on the injury track (``injury_track``; default: players only)."""
+        return self.kind == "player" if self.injury_track is None else self.injury_track
 
     def stat(self, name: str, options: Options = DEFAULTS) -> int:
         """NS1: the effective stat = base + Injury penalty (NK8, under
@@ -209,7 +242,10 @@ class AttackSpec:
     (or ``take_melee_aim``) on this target; ``helped``: a pending Help on the
     attacker (NT8); ``defense``/``parry_stat``: the target's choices (NR4,
     NR5); ``categories``: category -> member types (ND1);
-    ``restricting``: conditions with ``restricts_movement`` (NM6)."""
+    ``restricting``: conditions with ``restricts_movement`` (NM6);
+    ``new_window``: every KO
+    damage window restarts first (NK3); ``second_chances``: the party's pool
+    when Second Chances are on (NK10)."""
 
     attacker: Creature
     target: Creature
@@ -228,3 +264,5 @@ class AttackSpec:
     parry_stat: str | None = None
     categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     restricting: frozenset[str] = RESTRICTING
+    new_window: bool = False
+    second_chances: SecondChances | None = None

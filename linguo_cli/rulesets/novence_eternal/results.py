@@ -28,7 +28,8 @@ def creature_view(c: Creature) -> dict[str, Any]:
     """NV5 ``before``/``after`` of a creature (the fields this slice changes)."""
     view: dict[str, Any] = {
         "hp": c.hp, "max_hp": c.max_hp, "thp": c.thp, "thp_source": c.thp_source,
-        "injury": c.injury, "ko": c.ko, "dead": c.dead,
+        "injury": c.injury, "ko": c.ko, "stabilized": c.stabilized,
+        "critical_timer": c.critical_timer, "dead": c.dead,
         "charges": {"parry": c.charges.parry, "dodge": c.charges.dodge,
                     "guard": c.charges.guard},
     }
@@ -43,12 +44,16 @@ def attack_result(before: tuple[Creature, Creature], outcome: AttackOutcome) -> 
     for old, new in zip(before, (outcome.attacker, outcome.target), strict=True):
         combatants[old.id] = {"before": creature_view(old), "after": creature_view(new),
                               "events": list(outcome.events.get(old.id, ()))}
-    return {
+    result: dict[str, Any] = {
         "kind": "attack", "rules": ["NV3", *outcome.rules, "NV5"],
         "explanation": [s.as_dict() for s in outcome.steps],
         "options": dict(outcome.options), "warnings": [], "combatants": combatants,
         "attack": to_plain(outcome.record), "rolls_used": list(outcome.rolls_used),
     }
+    if outcome.second_chances is not None:
+        result["party"] = {"second_chances": {"max": outcome.second_chances.max,
+                                              "pool": outcome.second_chances.pool}}
+    return result
 
 
 def modifiers_result(result: ModifiersResult, log: Derivation, options: Options,
