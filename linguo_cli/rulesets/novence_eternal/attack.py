@@ -227,8 +227,9 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     if charge is not None and options.is_("charge_consumed", "on_target"):
         _spend_charge(run, charge)
     unconscious = t.ko and options.is_("ko_target", "dnd5e_unconscious")
-    if unconscious:
-        run.log.note("NK14", f"{t.id} is KO: the attack has advantage (ko_target)")
+    if t.ko:
+        run.log.note("NK14", f"{t.id} is KO: " + ("the attack has advantage (ko_target)"
+                                                  if unconscious else "no automatic advantage"))
     adv = r_adv or spec.advantage or spec.helped or unconscious
     dis = r_dis or spec.disadvantage
     if spec.helped:

@@ -61,8 +61,11 @@ def gain_stack(track: Track, cause: str, dice: DiceSource, *, location: str | No
     ends stabilization (NK7)."""
     log = log if log is not None else Derivation()
     c = track.creature
+    if track.chances is not None and track.chances.pool == 0:
+        log.note("NK10", f"{c.id}: the Second Chance pool is empty")
     if track.chances is not None and track.chances.pool > 0:
         track.chances = replace(track.chances, pool=track.chances.pool - 1)
+        log.note("NK4", f"{c.id}: a stack ({cause}) meets Second Chances first (step 1)")
         log.note("NK10", f"{c.id}: a Second Chance absorbs the stack (pool "
                  f"{track.chances.pool})")
         track.events.append(InjuryEvent(c.id, cause, True, track.chances.pool, None, None, 0,
@@ -84,7 +87,11 @@ def gain_stack(track: Track, cause: str, dice: DiceSource, *, location: str | No
         timer = CRITICAL_TIMER
         ko = ko or options.flag("critical_forces_ko")
     dead = after >= 9
-    log.note("NK4", f"{c.id}: Injury {c.injury} -> {after}" + (", dead" if dead else ""))
+    log.note("NK4", f"{c.id}: Injury {c.injury} -> {after}")
+    if dead:
+        log.note("NK12", f"{c.id} is dead at Injury IX")
+    elif timer != c.critical_timer:
+        log.note("NK6", f"{c.id}: critical timer {timer} rounds")
     track.creature = replace(
         c, injury=after, critical_timer=None if dead else timer, ko=ko, dead=c.dead or dead,
         stabilized=c.stabilized and not from_damage,
@@ -93,13 +100,18 @@ def gain_stack(track: Track, cause: str, dice: DiceSource, *, location: str | No
                                     after, track.creature.critical_timer, ko, dead))
 
 
-def ko_threshold(c: Creature, options: Options = DEFAULTS) -> int:
+def ko_threshold(c: Creature, options: Options = DEFAULTS,
+                 log: Derivation | None = None) -> int:
     """NK3: H = max(1, CON × hit die faces) with the effective CON (NK8;
     without the penalty under ``injury_penalty_scope: rolls_only``);
     ``ko_threshold_min: con``: max(1, CON) × faces."""
     con = (c.stats.get("CON", 0) + c.stat_bonuses.get("CON", 0)
            if options.is_("injury_penalty_scope", "rolls_only") else c.stat("CON", options))
     faces = c.hit_die or 0
+    if log is not None and c.injury >= 3:
+        log.note("NK8", f"{c.id}: CON {con} at Injury {c.injury} "
+                 + ("(penalty left out: rolls_only)"
+                    if options.is_("injury_penalty_scope", "rolls_only") else "(penalized)"))
     if options.is_("ko_threshold_min", "con"):
         return max(1, con) * faces
     return max(1, con * faces)
@@ -126,6 +138,8 @@ def after_damage(track: Track, *, was_ko: bool, hp_before: int, damage: int, abs
                                                             guard=0))
         if c.on_track:
             gain_stack(track, "ko", dice, location=location, options=options, log=log)
+            if not options.flag("ko_overflow_counts"):
+                log.note("NK3", "the damage that knocked it out does not count")
         if options.flag("ko_overflow_counts") and track.creature.on_track:
             overflow = damage - absorbed - hp_before
             _window(track, overflow, dice, location, options, log)
@@ -138,7 +152,7 @@ def after_damage(track: Track, *, was_ko: bool, hp_before: int, damage: int, abs
 def _window(track: Track, amount: int, dice: DiceSource, location: str | None,
             options: Options, log: Derivation) -> None:
     c = track.creature
-    h = ko_threshold(c, options)
+    h = ko_threshold(c, options, log)
     if options.is_("ko_damage_window", "hit"):
         over = amount > h
         log.note("NK3", f"{c.id}: {amount} against H {h}" + (": a stack" if over else ""))
@@ -209,14 +223,16 @@ def dismember(track: Track, *, eligible: bool, dice: DiceSource, options: Option
     band = _band(total)
     log.note("NK11", f"{c.id}: CON save {total}: {band}")
     if band == "beheaded" and not c.beheading_exception:
+        log.note("NK12", f"{c.id} is beheaded and dead")
         c = replace(c, dead=True, critical_timer=None)
     elif band in _BAND_LEVEL:
-        c = _set_level(track, c, _BAND_LEVEL[band], options)
+        c = _set_level(track, c, _BAND_LEVEL[band], options, log)
     track.creature = c
     return Dismemberment(True, DismemberSave(faces, total, charge), band, c.injury, c.dead)
 
 
-def _set_level(track: Track, c: Creature, level: int, options: Options) -> Creature:
+def _set_level(track: Track, c: Creature, level: int, options: Options,
+               log: Derivation) -> Creature:
     """NK11: Injury set to ``level`` (at least, or exactly); at VII the timer
     and KO (NK4 step 5); Second Chances absorb only under absorb_per_stack."""
     target = max(c.injury, level) if options.is_("dismember_injury", "at_least") else level
@@ -231,6 +247,10 @@ def _set_level(track: Track, c: Creature, level: int, options: Options) -> Creat
     timer = CRITICAL_TIMER if critical and c.injury < 7 else (c.critical_timer if critical
                                                                  else None)
     ko = c.ko or (critical and options.flag("critical_forces_ko"))
+    if critical and c.injury < 7:
+        log.note("NK4", f"{c.id}: Injury {target} is critical: KO "
+                 f"({'critical_forces_ko' if ko else 'not forced'})")
+        log.note("NK6", f"{c.id}: critical timer {timer} rounds")
     track.events.append(InjuryEvent(c.id, "dismember", False,
                                     track.chances.pool if track.chances else None, None, None,
                                     target - c.injury, c.injury, target, timer, ko, False))
