@@ -16,7 +16,7 @@ from linguo_cli.rulesets.novence_eternal.hitting import (
     min_thr,
     range_band,
 )
-from linguo_cli.rulesets.novence_eternal.model import Cover, Refusal
+from linguo_cli.rulesets.novence_eternal.model import Cover, Creature, Refusal
 from linguo_cli.rulesets.novence_eternal.options import DEFAULTS, resolve_options
 
 from .helpers import attack, creature, weapon
@@ -315,3 +315,27 @@ def test_ne06_no_map_everything_in_range() -> None:
     club = weapon("melee", "1d4", 0, "bludgeoning", reach=5)
     out = attack(creature("a"), creature("t", stats={"DEX": 20}), club, [10], distance=1000)
     assert not out.record.landed
+
+
+def test_ne21_hidden_target_and_ng75b_hide_ends() -> None:
+    from linguo_cli.rulesets.novence_eternal.model import Hidden
+    hidden = creature("t", stats={"DEX": 20}, hidden=Hidden(17))
+    with pytest.raises(Refusal) as exc:
+        attack(creature("a", passive_perception=17), hidden, MACE, [])
+    assert (exc.value.refusal, exc.value.rule) == ("target_hidden", "NT9")
+    attack(creature("a", passive_perception=18), hidden, MACE, [5])
+    attack(creature("a", passive_perception=10), replace_found(hidden, "a"), MACE, [5])
+    hider = creature("a", hidden=Hidden(15))
+    out = attack(hider, creature("t", stats={"DEX": 20}), MACE, [5])
+    assert out.attacker.hidden is None and "hidden_ends" in out.events["a"]
+    alt = attack(hider, creature("t", stats={"DEX": 20}), MACE, [5],
+                 {"hide_ends": "when_found_only"})
+    assert alt.attacker.hidden == Hidden(15)
+
+
+def replace_found(c: Creature, finder: str) -> Creature:
+    from dataclasses import replace
+
+    from linguo_cli.rulesets.novence_eternal.model import Hidden
+    assert c.hidden is not None
+    return replace(c, hidden=Hidden(c.hidden.stealth, (finder,)))

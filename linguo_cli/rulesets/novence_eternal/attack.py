@@ -222,6 +222,10 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     run.log.note("NO1", f"{spec.attacker.id} attacks {spec.target.id} with {spec.weapon.name}")
     band, r_adv, r_dis = check_legal(spec, options, run.log)
     w, t = spec.weapon, spec.target
+    if spec.attacker.hidden is not None and options.is_("hide_ends", "on_attack"):
+        run.attacker = replace(run.attacker, hidden=None)
+        run.log.note("NT9", f"{spec.attacker.id} attacks: its hiding ends")
+        run.event(spec.attacker.id, "hidden_ends")
     charge = answering_charge(t, w, spec.defense)
     dodge_held = t.charges.dodge > 0
     if charge is not None and options.is_("charge_consumed", "on_target"):

@@ -59,10 +59,21 @@ def _need(doc: Doc, key: str, place: str, rule: str = "NV3") -> Any:
     return doc[key]
 
 
+class FaceError(DiceError):
+    """A fault of ``rolls`` found during play (exit 3): ``missing_input`` when
+    faces run out, ``bad_input`` for a face that does not fit, names another
+    die or is left over (NV3 Faces); rule NV3."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.refusal = code
+        self.rule = "NV3"
+
+
 class NamedFaces(DiceSource):
     """Scripted faces of NV3: an int, or ``"dS:F"`` naming the die asked for.
     Too few faces, a face that does not fit or names another die, and faces
-    left over raise :class:`~linguo_cli.core.errors.DiceError` (exit 3)."""
+    left over raise :class:`FaceError` (exit 3)."""
 
     def __init__(self, rolls: Sequence[int | str]) -> None:
         super().__init__()
@@ -78,19 +89,20 @@ class NamedFaces(DiceSource):
 
     def _draw(self, sides: int) -> int:
         if self._next >= len(self.faces):
-            raise DiceError(f"rolls: a d{sides} finds no face")
+            raise FaceError("missing_input", f"rolls: a d{sides} finds no face")
         named, face = self.faces[self._next]
         if named is not None and named != sides:
-            raise DiceError(f"rolls {self._next + 1}: d{named} given, a d{sides} asked for")
+            raise FaceError("bad_input",
+                            f"rolls {self._next + 1}: d{named} given, a d{sides} asked for")
         if not 1 <= face <= sides:
-            raise DiceError(f"rolls {self._next + 1}: {face} does not fit a d{sides}")
+            raise FaceError("bad_input", f"rolls {self._next + 1}: {face} does not fit a d{sides}")
         self._next += 1
         return face
 
     def finish(self) -> None:
         """Faces left over are ``bad_input`` at the first one left."""
         if self._next < len(self.faces):
-            raise DiceError(f"rolls {self._next + 1}: a face left over")
+            raise FaceError("bad_input", f"rolls {self._next + 1}: a face left over")
 
     @property
     def scripted(self) -> bool:
