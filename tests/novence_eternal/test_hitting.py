@@ -339,3 +339,16 @@ def replace_found(c: Creature, finder: str) -> Creature:
     from linguo_cli.rulesets.novence_eternal.model import Hidden
     assert c.hidden is not None
     return replace(c, hidden=Hidden(c.hidden.stealth, (finder,)))
+
+
+def test_ne30_ng51_ac() -> None:
+    assert creature("t", stats={"DEX": 4}).ac() == 14
+    assert creature("t", stats={"DEX": 12}, ac_bonus=10).ac() == 30
+    assert creature("t", stats={"DEX": 12}, ac_bonus=10, ac_cap=32).ac() == 32
+    acs = [creature("t", stats={"DEX": 4}, ac_bonus=2, injury=i).ac() for i in (0, 3, 4, 5, 6, 8)]
+    assert acs == [16, 14, 13, 11, 8, 8]
+    rolls_only = resolve_options({"injury_penalty_scope": "rolls_only"})
+    assert {creature("t", stats={"DEX": 4}, ac_bonus=2, injury=i).ac(rolls_only)
+            for i in (0, 3, 4, 5, 6, 8)} == {16}
+    zero = resolve_options({"injury_penalty_vii_viii": 0})
+    assert creature("t", stats={"DEX": 4}, ac_bonus=2, injury=8).ac(zero) == 16
