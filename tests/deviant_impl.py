@@ -20,10 +20,10 @@ import json
 import sys
 from typing import Any
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import LinguoError
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import requests
 
 D20_KINDS = ("check", "attack", "save")
 

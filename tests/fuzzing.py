@@ -2,7 +2,7 @@
 ``tests/fuzz_campaign.py`` (the long campaign).
 
 * :func:`request_kinds` - every kind of ``schemas/request.schema.json`` that
-  has a handler in :data:`linguo_cli.rulesets.linguomancy.requests.HANDLERS` (new kinds are fuzzed
+  has a handler in :data:`linguo_cli.rulesets.linguomancy.ruleset.HANDLERS` (new kinds are fuzzed
   as soon as they are registered).
 * :func:`from_schema` - a hypothesis strategy built from one of our JSON
   Schemas (types, ranges, patterns, enums, required/optional properties,
@@ -31,10 +31,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import InputError, LinguoError
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
 
 #: Keys whose string value names an entity of the inline state.
 REF_KEYS = frozenset({"target", "caster", "entity", "attacker", "source", "healer", "actor",
@@ -62,7 +63,7 @@ class Escaped(AssertionError):
 def request_kinds() -> tuple[str, ...]:
     """Kinds in the dispatcher schema's ``kind`` enum that have a handler."""
     kinds = state_io.load_schema("request")["properties"]["kind"]["enum"]
-    return tuple(k for k in kinds if k in requests.HANDLERS)
+    return tuple(k for k in kinds if k in HANDLERS)
 
 
 @cache
@@ -760,9 +761,9 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     ``run_state_request`` does, and check the text written back: it reads
     back as the result's state, and differs from the original only inside
     changed values (``stats["bytes outside changed values"]``)."""
+    from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io import writeback
-    from linguo_cli.rulesets.linguomancy import requests
     from linguo_cli.rulesets.linguomancy.model import Entity
 
     (text, fmt), pick, a, b = case

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import packaged, requests
+from linguo_cli.rulesets.linguomancy import packaged
 from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
 from ..conftest import run_cli

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.core import dice
+from linguo_cli.core import dice, requests
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import conditions, damage, flux, requests
+from linguo_cli.rulesets.linguomancy import conditions, damage, flux
 from linguo_cli.rulesets.linguomancy.model import Entity
 
 from ..conftest import run_cli

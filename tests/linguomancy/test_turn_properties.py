@@ -18,10 +18,10 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import RulesError
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import requests
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

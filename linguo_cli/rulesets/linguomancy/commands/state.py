@@ -76,8 +76,9 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     the request's fields were read from (places of invalid fields), default
     the options.
     """
+    from linguo_cli.core import requests
     from linguo_cli.io import state_io
-    from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy import render
     from linguo_cli.rulesets.linguomancy.model import Entity
 
     if output and in_place:
@@ -175,9 +176,10 @@ def turn(
     Every step must be legal; the first illegal one exits 4 naming the step,
     the rule and the numbers, and no file is written.
     """
+    from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io import state_io
-    from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy import render
 
     state_doc = load_state(state)
     turns_doc, doc = _load_turns(turns)
