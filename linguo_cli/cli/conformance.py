@@ -172,7 +172,7 @@ def verify(
         "--timeout", metavar="SECONDS", help="Time allowed per case.")] = 10.0,
     filter_: Annotated[list[str] | None, typer.Option(
         "--filter", metavar="SELECTOR", help="Only matching cases (repeatable): an example "
-        "or rule ID, a case id, a path prefix, a glob on FILE::ID, or ruleset:NAME, "
+        "or rule ID, a case id, a path prefix, a glob on RULESET/FILE::ID, or ruleset:NAME, "
         "kind:KIND, rule:ID, example:ID, file:PATH, id:ID.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(
         "--exclude", metavar="SELECTOR", help="Leave out matching cases (same forms as "
@@ -205,7 +205,7 @@ def verify(
         "when stderr is not a terminal.", hidden=True)] = 10.0,
 ) -> None:
     """Run the golden suite against linguo or another implementation; print
-    each failure as it happens (FILE::ID: PATH: expected X, got Y, then where
+    each failure as it happens (RULESET/FILE::ID: PATH: expected X, got Y, then where
     the case is and its request), then 'N cases: N passed, N failed, N
     skipped'. Exit 1 if any case fails or the run stops early."""
     import math

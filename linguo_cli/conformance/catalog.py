@@ -6,7 +6,7 @@ check`` (:func:`check_suite`) and ``linguo golden export`` (:func:`export_json`)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -191,6 +191,8 @@ def check_suite(root: Path) -> CheckReport:
         index = next(i for i, raw in enumerate(doc.data["cases"]) if raw["id"] == case.id)
         return doc.place(["cases", index, *path])
 
+    check_examples = bool(catalog.examples) or not catalog.problems
+    check_rules = bool(catalog.rules) or not catalog.problems
     for case in suite.cases:
         key = " ".join(case.description.split()).casefold()
         if key in seen_desc:
@@ -198,35 +200,47 @@ def check_suite(root: Path) -> CheckReport:
                                        f"description repeats the one of {seen_desc[key]}"))
         else:
             seen_desc[key] = case.local_id
-        for i, ex in enumerate(case.examples):
-            if ex in examples:
-                examples[ex].append(case.test_id)
-            elif catalog.examples or not catalog.problems:
-                problems.append(Diagnostic(place(case, "examples", i), f"{case.id}.examples",
-                                           f"unknown worked-example ID {ex!r} "
-                                           "(not in EXAMPLES)"))
-        for i, rule in enumerate(case.rules):
-            if rule in rules:
-                rules[rule].append(case.test_id)
-            elif catalog.rules or not catalog.problems:
-                problems.append(Diagnostic(place(case, "rules", i), f"{case.id}.rules",
-                                           f"unknown rule ID {rule!r} (not in RULES)"))
+        problems.extend(_citations(case, "examples", examples, check_examples, place,
+                                   "unknown worked-example ID {!r} (not in EXAMPLES)"))
+        problems.extend(_citations(case, "rules", rules, check_rules, place,
+                                   "unknown rule ID {!r} (not in RULES)"))
     problems.extend(statement_problems(catalog))
+    gaps = _gaps(catalog, examples, rules)
+    if not suite.files:
+        problems.append(Diagnostic(str(root), "", "no case files"))
+    return CheckReport(suite, catalog, examples, rules, problems + gaps, gaps)
+
+
+def _citations(case: Case, what: str, cited: dict[str, list[str]], check: bool,
+               place: Callable[..., str], unknown: str) -> list[Diagnostic]:
+    """Record the case's ``examples`` or ``rules`` (``what``) in ``cited``
+    (ID -> test ids); an ID the catalog does not list is a problem (when
+    ``check``: the catalog loaded)."""
+    out = []
+    for i, item in enumerate(getattr(case, what)):
+        if item in cited:
+            cited[item].append(case.test_id)
+        elif check:
+            out.append(Diagnostic(place(case, what, i), f"{case.id}.{what}",
+                                  unknown.format(item)))
+    return out
+
+
+def _gaps(catalog: Catalog, examples: dict[str, list[str]],
+          rules: dict[str, list[str]]) -> list[Diagnostic]:
+    """Every worked example and rule ID no case cites."""
     gaps: list[Diagnostic] = []
     for ex, cited in examples.items():
         if not cited:
             e = catalog.examples[ex]
             gaps.append(Diagnostic(e.place, e.field,
-                                       f"worked example {ex} ({e.section}: {e.title}) "
-                                       "has no case"))
+                                   f"worked example {ex} ({e.section}: {e.title}) has no case"))
     for rule, cited in rules.items():
         if not cited:
             e = catalog.rules[rule]
             gaps.append(Diagnostic(e.place, e.field,
-                                       f"rule {rule} ({e.title}) is cited by no case"))
-    if not suite.files:
-        problems.append(Diagnostic(str(root), "", "no case files"))
-    return CheckReport(suite, catalog, examples, rules, problems + gaps, gaps)
+                                   f"rule {rule} ({e.title}) is cited by no case"))
+    return gaps
 
 
 def statement_problems(catalog: Catalog) -> list[Diagnostic]:

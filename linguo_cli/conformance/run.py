@@ -4,7 +4,7 @@ The loop (:func:`run`) takes the selected cases, skips what the
 implementation did not declare (or the skip list names), runs the rest one
 by one and reports as it goes:
 
-* every failure is printed when it happens (``FILE::ID: PATH: expected X,
+* every failure is printed when it happens (``RULESET/FILE::ID: PATH: expected X,
   got Y``, then where the case is, its description, its request and the last
   20 lines of the implementation's stderr);
 * on a terminal a progress bar (stderr), otherwise a progress line on stderr

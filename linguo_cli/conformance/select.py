@@ -196,7 +196,7 @@ class SkipList:
 def load_skip_file(path: str) -> SkipList:
     """Read a skip file: one entry per line, ``SELECTOR  # reason``.
 
-    ``SELECTOR`` is any ``--filter`` form (a test id ``FILE::ID``, a glob
+    ``SELECTOR`` is any ``--filter`` form (a test id ``RULESET/FILE::ID`` or ``FILE::ID``, a glob
     such as ``damage/*``, ``kind:cast``, ``rule:H6``...). The reason after
     ``#`` is required. Blank lines and lines starting with ``#`` are
     comments. Raises :class:`InputError` (exit 3, ``file:line``) for an entry
