@@ -76,3 +76,14 @@ def test_a_one_off_command_does_not_scan_the_installed_distributions() -> None:
     run = subprocess.run([sys.executable, "-c", code, "check", "--dc", "10", "--rolls", "12"],
                          capture_output=True, text=True, check=False)
     assert "SUCCEEDS" in run.stdout and run.stderr.endswith("False"), run.stdout + run.stderr
+
+
+def test_hello_declares_rulesets_as_a_list_or_per_ruleset() -> None:
+    from linguo_cli.conformance import select
+
+    listed = select.capability_from_hello({"ready": True, "rulesets": ["linguomancy", "x"]})
+    assert listed.rulesets == ("linguomancy",) and listed.kinds is None
+    per = select.capability_from_hello({"rulesets": {"linguomancy": {"kinds": ["check"]}}})
+    assert per.kinds == frozenset({"linguomancy/check"})
+    assert select.capability_from_hello({"ready": True}).rulesets == ("linguomancy",)
+    assert select.capability_from_hello({"rulesets": ["x"]}).rulesets == ()
