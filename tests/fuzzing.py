@@ -113,6 +113,21 @@ ANY_JSON = st.recursive(
     max_leaves=6)
 
 
+def _without_other_branches(merged: Any, branch: Any, branches: list[Any]) -> Any:
+    """``merged`` (an object schema and one ``oneOf`` branch) without the
+    optional properties only the other branches require (``oneOf: [{required:
+    [dc]}, {required: [idiom_dc]}]``: the ``dc`` branch never draws ``idiom_dc``)."""
+    if not isinstance(merged, Mapping) or not isinstance(merged.get("properties"), Mapping):
+        return merged
+    own = set(branch.get("required", ())) if isinstance(branch, Mapping) else set()
+    others = {k for b in branches if isinstance(b, Mapping) and b is not branch
+              for k in b.get("required", ())} - own
+    if not others:
+        return merged
+    return {**merged, "properties": {k: v for k, v in merged["properties"].items()
+                                     if k not in others}}
+
+
 def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrategy[Any]:
     """A strategy for instances of ``schema`` (mostly valid: keywords the
     generator does not model, such as ``not``, are left to the validator).
@@ -131,7 +146,10 @@ def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrate
             branches = []
             for b in schema[key]:
                 b, bres = _deref(b, res)
-                branches.append(from_schema(_merge(base, b), bres, depth + 1))
+                merged = _merge(base, b)
+                if key == "oneOf":  # one branch only: leave out what the others require
+                    merged = _without_other_branches(merged, b, schema[key])
+                branches.append(from_schema(merged, bres, depth + 1))
             return st.one_of(branches)
     if "allOf" in schema:
         base = {k: v for k, v in schema.items() if k != "allOf"}
