@@ -20,7 +20,7 @@ How figures are taken (budgets hold on the project's 2-core machine):
   ``python -c pass`` run alternately (so load from other work hits both
   alike), median of ``--runs`` (>= 10) runs each after two warm-up runs that
   leave compiled bytecode behind, as ``pip install`` does;
-* in-process throughput: the public API (:func:`linguo_cli.rulesets.linguomancy.requests.resolve`
+* in-process throughput: the public API (:func:`linguo_cli.core.requests.resolve`
   on schema-valid requests) in a calibrated loop, best of three repeats;
 * golden suite in-process: :func:`linguo_cli.conformance.golden.load_cases` plus
   :func:`linguo_cli.conformance.golden.run_in_process` on every case (schema validation
@@ -198,16 +198,16 @@ def golden_cases() -> list[Any]:
 
 
 def kind_available(kind: str) -> bool:
-    from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
 
-    return kind in requests.HANDLERS
+    return kind in HANDLERS
 
 
 def templates(kind: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True
               ) -> list[dict[str, Any]]:
     """Requests of ``kind`` from golden cases that resolve without error."""
+    from linguo_cli.core import requests
     from linguo_cli.core.errors import LinguoError
-    from linguo_cli.rulesets.linguomancy import requests
 
     if not kind_available(kind):
         raise NotAvailable(f"no '{kind}' request kind yet")
@@ -261,8 +261,8 @@ def bench_cold(args: argparse.Namespace) -> list[Row]:
 
 def bench_checks(args: argparse.Namespace) -> list[Row]:
     """Resolved checks per second, in-process (schema-valid requests)."""
+    from linguo_cli.core import requests
     from linguo_cli.io.document import Document
-    from linguo_cli.rulesets.linguomancy import requests
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     reqs = [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
@@ -294,7 +294,7 @@ def bench_checks(args: argparse.Namespace) -> list[Row]:
 
 
 def _cycle(reqs: list[dict[str, Any]]) -> Callable[[], Any]:
-    from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.core import requests
 
     state = {"i": 0}
 
@@ -341,7 +341,7 @@ def turn_request(entities: int = 4) -> dict[str, Any]:
 
 def bench_turns(args: argparse.Namespace) -> list[Row]:
     """Five-step turns per second, in-process (a 4-entity state)."""
-    from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.core import requests
 
     if not kind_available("turn"):
         raise NotAvailable("no 'turn' request kind yet")
@@ -441,7 +441,7 @@ def bench_batch(args: argparse.Namespace) -> list[Row]:
 def bench_odds(args: argparse.Namespace) -> list[Row]:
     """Exact odds of a check with advantage: time per call, every call on a
     different (modifier, DC) so no cache answers it."""
-    from linguo_cli.rulesets.linguomancy import requests
+    from linguo_cli.core import requests
 
     if not kind_available("odds"):
         raise NotAvailable("no 'odds' request kind yet")

@@ -20,10 +20,10 @@ import json
 import sys
 from typing import Any
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import LinguoError
 from linguo_cli.io.document import Document
-from linguo_cli.rulesets.linguomancy import requests
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 D20_KINDS = ("check", "attack", "save")

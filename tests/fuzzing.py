@@ -2,7 +2,7 @@
 ``tests/fuzz_campaign.py`` (the long campaign).
 
 * :func:`request_kinds` - every kind of ``schemas/request.schema.json`` that
-  has a handler in :data:`linguo_cli.rulesets.linguomancy.requests.HANDLERS` (new kinds are fuzzed
+  has a handler in :data:`linguo_cli.rulesets.linguomancy.ruleset.HANDLERS` (new kinds are fuzzed
   as soon as they are registered).
 * :func:`from_schema` - a hypothesis strategy built from one of our JSON
   Schemas (types, ranges, patterns, enums, required/optional properties,
@@ -31,11 +31,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import InputError, LinguoError
 from linguo_cli.io.document import Document, to_plain
 from linguo_cli.io.read import parse
-from linguo_cli.rulesets.linguomancy import requests
+from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of, update_entities
 
 #: Keys whose string value names an entity of the inline state.
@@ -64,7 +65,7 @@ class Escaped(AssertionError):
 def request_kinds() -> tuple[str, ...]:
     """Kinds in the dispatcher schema's ``kind`` enum that have a handler."""
     kinds = SCHEMAS.schema("request")["properties"]["kind"]["enum"]
-    return tuple(k for k in kinds if k in requests.HANDLERS)
+    return tuple(k for k in kinds if k in HANDLERS)
 
 
 @cache
@@ -114,6 +115,21 @@ ANY_JSON = st.recursive(
     max_leaves=6)
 
 
+def _without_other_branches(merged: Any, branch: Any, branches: list[Any]) -> Any:
+    """``merged`` (an object schema and one ``oneOf`` branch) without the
+    optional properties only the other branches require (``oneOf: [{required:
+    [dc]}, {required: [idiom_dc]}]``: the ``dc`` branch never draws ``idiom_dc``)."""
+    if not isinstance(merged, Mapping) or not isinstance(merged.get("properties"), Mapping):
+        return merged
+    own = set(branch.get("required", ())) if isinstance(branch, Mapping) else set()
+    others = {k for b in branches if isinstance(b, Mapping) and b is not branch
+              for k in b.get("required", ())} - own
+    if not others:
+        return merged
+    return {**merged, "properties": {k: v for k, v in merged["properties"].items()
+                                     if k not in others}}
+
+
 def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrategy[Any]:
     """A strategy for instances of ``schema`` (mostly valid: keywords the
     generator does not model, such as ``not``, are left to the validator).
@@ -132,7 +148,10 @@ def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrate
             branches = []
             for b in schema[key]:
                 b, bres = _deref(b, res)
-                branches.append(from_schema(_merge(base, b), bres, depth + 1))
+                merged = _merge(base, b)
+                if key == "oneOf":  # one branch only: leave out what the others require
+                    merged = _without_other_branches(merged, b, schema[key])
+                branches.append(from_schema(merged, bres, depth + 1))
             return st.one_of(branches)
     if "allOf" in schema:
         base = {k: v for k, v in schema.items() if k != "allOf"}
@@ -762,9 +781,9 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     ``run_state_request`` does, and check the text written back: it reads
     back as the result's state, and differs from the original only inside
     changed values (``stats["bytes outside changed values"]``)."""
+    from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io import writeback
-    from linguo_cli.rulesets.linguomancy import requests
     from linguo_cli.rulesets.linguomancy.model import Entity
 
     (text, fmt), pick, a, b = case

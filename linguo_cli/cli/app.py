@@ -1,5 +1,5 @@
 """The ``linguo`` command line (Typer): parse options -> build a request ->
-:func:`linguo_cli.rulesets.linguomancy.requests.resolve` -> render.
+:func:`linguo_cli.core.requests.resolve` -> the ruleset's renderer.
 
 Thin by design: commands only turn options into the same request documents
 ``linguo resolve`` reads, so one-off flags and files are resolved by one code
@@ -41,7 +41,25 @@ EXIT_CODES_HELP = (
 
 
 class LinguoGroup(TyperGroup):
-    """Typer group that turns every error into one stderr line and an exit code."""
+    """Typer group that turns every error into one stderr line and an exit code.
+
+    At the top level it also mounts the installed rulesets other than the
+    default one, each as a group of its commands under its name (``linguo
+    NAME ...``) and, hidden, under each alias. They are built on first use
+    (:meth:`get_command`, :meth:`list_commands`), so a default-ruleset command
+    never scans the installed distributions."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and ctx.parent is None:
+            found = _ruleset_group(cmd_name)
+        return found
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(super().list_commands(ctx))
+        if ctx.parent is None:
+            names += [n for n in _other_rulesets() if n not in names]
+        return names
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -275,13 +293,46 @@ def resolve(
 
 
 def _mount() -> None:
-    """Mount the default ruleset's commands and the conformance commands."""
+    """Mount the default ruleset's commands and the conformance commands
+    (the other rulesets are mounted lazily by :class:`LinguoGroup`)."""
     from linguo_cli.cli import conformance
-    from linguo_cli.rulesets.linguomancy import commands
+    from linguo_cli.core import ruleset as rulesets
 
-    commands.mount(app)
+    rulesets.default().mount(app)
     app.registered_commands.extend(conformance.commands.registered_commands)
     app.registered_groups.extend(conformance.commands.registered_groups)
+
+
+def _other_rulesets() -> list[str]:
+    """Canonical names of the installed rulesets other than the default."""
+    from linguo_cli.core import ruleset as rulesets
+
+    return [n for n in rulesets.names() if n != rulesets.DEFAULT]
+
+
+_GROUPS: dict[str, Any] = {}
+
+
+def _ruleset_group(name: str) -> Any:
+    """The Click group ``linguo NAME`` of an installed non-default ruleset
+    (``name`` canonical or an alias; an alias's group is hidden), built once;
+    ``None`` when no such ruleset is installed."""
+    from linguo_cli.core import ruleset as rulesets
+
+    canonical = rulesets.canonical(name)
+    if canonical is None or canonical == rulesets.DEFAULT:
+        return None
+    if name not in _GROUPS:
+        rs = rulesets.get(canonical)
+        sub = typer.Typer(name=name, help=f"{rs.title}\n\n" + EXIT_CODES_HELP,
+                          no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                          context_settings={"help_option_names": ["-h", "--help"]})
+        rs.mount(sub)
+        group = typer.main.get_group(sub)
+        group.name = name
+        group.hidden = name != canonical
+        _GROUPS[name] = group
+    return _GROUPS[name]
 
 
 _mount()

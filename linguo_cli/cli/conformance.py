@@ -32,8 +32,11 @@ golden_app = typer.Typer(
 commands.add_typer(golden_app, name="golden")
 
 SuiteArg = Annotated[str | None, typer.Argument(
-    metavar="DIR", help="Suite folder (default: the suite shipped with linguo).",
+    metavar="DIR", help="Suite folder (default: the suites of the installed rulesets).",
     show_default=False)]
+RulesetOpt = Annotated[list[str] | None, typer.Option(
+    "--ruleset", metavar="NAME", help="This ruleset's suite (repeatable; an alias is "
+    "accepted). Default: every installed ruleset.")]
 
 
 def _suite_dir(path: str | None) -> Any:
@@ -44,28 +47,44 @@ def _suite_dir(path: str | None) -> Any:
     return golden.require_suite(Path(path) if path else golden.default_suite_dir())
 
 
-@golden_app.command("check", epilog="Example: linguo golden check golden/")
-def golden_check(suite: SuiteArg = None, json_: JsonOpt = False,
-                 ruleset: Annotated[list[str] | None, typer.Option(
-                     "--ruleset", metavar="NAME", help="Check this ruleset's suite "
-                     "(installed: linguomancy; default: all).")] = None) -> None:
-    """Check the suite: schema, JSON-compatible YAML, unique ids and
-    descriptions, known example and rule IDs, a full statement for every rule
-    ID, and that every worked example (EXAMPLES.yaml) and rule ID (RULES.yaml)
-    has a case. Exit 1 on any problem."""
-    import json
+def _suite_dirs(path: str | None, names: list[str] | None) -> list[Any]:
+    """The suite folders to work on: SUITE when given, else those of
+    ``--ruleset`` (canonical or alias), else every installed ruleset's."""
+    from pathlib import Path
 
     from linguo_cli.conformance import golden
     from linguo_cli.conformance import select as golden_select
+    from linguo_cli.core import ruleset as rulesets
 
-    golden_select.check_rulesets(ruleset or [])
-    report = golden.check_suite(_suite_dir(suite))
+    chosen = golden_select.check_rulesets(names or [])
+    if path:
+        return [golden.require_suite(Path(path))]
+    return [golden.require_suite(golden.suite_dir(n)) for n in chosen or rulesets.names()]
+
+
+@golden_app.command("check", epilog="Example: linguo golden check golden/linguomancy")
+def golden_check(suite: SuiteArg = None, json_: JsonOpt = False,
+                 ruleset: RulesetOpt = None) -> None:
+    """Check the suite: schema, JSON-compatible YAML, unique ids and
+    descriptions, known example and rule IDs, a full statement for every rule
+    ID, and that every worked example (EXAMPLES.yaml) and rule ID (RULES.yaml)
+    has a case. Without DIR, every installed ruleset's suite (or those of
+    --ruleset), one report each (--json: one object, or a list of them for
+    several suites). Exit 1 on any problem."""
+    import json
+
+    from linguo_cli.conformance import golden
+
+    reports = [golden.check_suite(root) for root in _suite_dirs(suite, ruleset)]
     if json_:
-        typer.echo(json.dumps(golden.check_json(report), indent=2, ensure_ascii=False))
+        shown = [golden.check_json(r) for r in reports]
+        typer.echo(json.dumps(shown[0] if len(shown) == 1 else shown, indent=2,
+                              ensure_ascii=False))
     else:
-        for line in golden.check_lines(report):
-            typer.echo(line)
-    if not report.ok:
+        for report in reports:
+            for line in golden.check_lines(report):
+                typer.echo(line)
+    if not all(r.ok for r in reports):
         raise typer.Exit(1)
 
 
@@ -106,10 +125,12 @@ def golden_export(
 
 
 @golden_app.command("show", epilog=(
-    "Example: linguo golden show tests/degrees.yaml::success-lower-border --request "
-    "| node engine.js"))
+    "Example: linguo golden show linguomancy/tests/degrees.yaml::success-lower-border "
+    "--request | node engine.js"))
 def golden_show(
-    test_id: Annotated[str, typer.Argument(metavar="FILE::ID", help="The case's test id.")],
+    test_id: Annotated[str, typer.Argument(
+        metavar="RULESET/FILE::ID", help="The case's test id (FILE::ID or a bare ID when "
+        "it is unambiguous).")],
     suite: SuiteArg = None,
     json_: JsonOpt = False,
     request_only: Annotated[bool, typer.Option(
@@ -118,10 +139,11 @@ def golden_show(
     """Print one case: where it is, its description, its request (one JSON
     line, ready to pipe into an engine) and its expected result or error."""
     import json
+    from pathlib import Path
 
     from linguo_cli.conformance import show
 
-    case = show.find_case(_suite_dir(suite), test_id)
+    case = show.find_case(Path(suite) if suite else None, test_id)
     if request_only:
         typer.echo(json.dumps(case.request, ensure_ascii=False, separators=(",", ":")))
     elif json_:
@@ -150,15 +172,15 @@ def verify(
         "--timeout", metavar="SECONDS", help="Time allowed per case.")] = 10.0,
     filter_: Annotated[list[str] | None, typer.Option(
         "--filter", metavar="SELECTOR", help="Only matching cases (repeatable): an example "
-        "or rule ID, a case id, a path prefix, a glob on FILE::ID, or ruleset:NAME, "
+        "or rule ID, a case id, a path prefix, a glob on RULESET/FILE::ID, or ruleset:NAME, "
         "kind:KIND, rule:ID, example:ID, file:PATH, id:ID.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(
         "--exclude", metavar="SELECTOR", help="Leave out matching cases (same forms as "
         "--filter; repeatable).")] = None,
     ruleset: Annotated[list[str] | None, typer.Option(
-        "--ruleset", metavar="NAME", help="Run this ruleset's cases (installed: "
-        "linguomancy). Default: all; with --impl, those it declares, else "
-        "linguomancy.")] = None,
+        "--ruleset", metavar="NAME", help="Run this ruleset's cases (repeatable; an alias "
+        "is accepted). Default: every installed ruleset; with --impl, those it declares "
+        "in its hello, else linguomancy.")] = None,
     kinds: Annotated[list[str] | None, typer.Option(
         "--kinds", metavar="KINDS", help="The request kinds the implementation handles "
         "(check,attack,save or linguomancy/check); the other cases are skipped.")] = None,
@@ -183,7 +205,7 @@ def verify(
         "when stderr is not a terminal.", hidden=True)] = 10.0,
 ) -> None:
     """Run the golden suite against linguo or another implementation; print
-    each failure as it happens (FILE::ID: PATH: expected X, got Y, then where
+    each failure as it happens (RULESET/FILE::ID: PATH: expected X, got Y, then where
     the case is and its request), then 'N cases: N passed, N failed, N
     skipped'. Exit 1 if any case fails or the run stops early."""
     import math
@@ -197,7 +219,9 @@ def verify(
                                      "per case, 86400 in total)", param_hint=f"'{name}'")
     if maxfail is not None and maxfail < 1:
         raise typer.BadParameter("must be 1 or more", param_hint="'--maxfail'")
-    code = golden.verify(_suite_dir(suite), impl=impl, batch=batch, timeout=timeout,
+    from pathlib import Path
+
+    code = golden.verify(Path(suite) if suite else None, impl=impl, batch=batch, timeout=timeout,
                          filters=filter_, junit=junit, quiet=quiet,
                          excludes=list(exclude or []), rulesets=list(ruleset or []),
                          kinds=list(kinds or []), skip_file=skip, junit_root=junit_root,

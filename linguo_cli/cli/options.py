@@ -84,27 +84,32 @@ def dice_from_options(rolls: str | None, seed: int | None) -> Any:
 
 def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: bool,
                 dice: Any = None, document: Any = None, valid_by_options: bool = False) -> None:
-    """Validate ``request`` against ``schemas/request.schema.json``, resolve it
-    and print the result. ``document`` (a loaded file) gives error places.
+    """Validate ``request`` with its ruleset's request schema (the ruleset its
+    ``ruleset`` names, default Linguomancy), resolve it and print the result
+    with that ruleset's renderer. ``document`` (a loaded file) gives error
+    places; an unknown ``ruleset`` is exit 3.
 
     ``valid_by_options``: the request was built by a one-off command whose
     option parsing already enforces every constraint of the schema (tested:
     tests/test_cli_options_valid.py), so the jsonschema pass, which costs more
     than a third of a one-off ruling's start-up, is skipped."""
+    from linguo_cli.core import requests
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import relocated
-    from linguo_cli.rulesets.linguomancy import render, requests
-    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     doc = document if document is not None else Document(name, request)
+    try:
+        ruleset = requests.ruleset_of(doc.data)
+    except InputError as exc:
+        raise relocated(exc, doc) from None
     if not valid_by_options:
-        SCHEMAS.validate(doc, "request")
+        ruleset.validate(doc)
     plain = to_plain(doc.data)
     try:
         result = requests.resolve_typed(plain, dice)
     except InputError as exc:
         raise relocated(exc, doc) from None
-    render.emit(result, as_json=as_json, explain=explain)
+    ruleset.render(result, as_json=as_json, explain=explain)
 
 
 RollsOpt = Annotated[str | None, typer.Option(

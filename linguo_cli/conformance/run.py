@@ -4,7 +4,7 @@ The loop (:func:`run`) takes the selected cases, skips what the
 implementation did not declare (or the skip list names), runs the rest one
 by one and reports as it goes:
 
-* every failure is printed when it happens (``FILE::ID: PATH: expected X,
+* every failure is printed when it happens (``RULESET/FILE::ID: PATH: expected X,
   got Y``, then where the case is, its description, its request and the last
   20 lines of the implementation's stderr);
 * on a terminal a progress bar (stderr), otherwise a progress line on stderr
@@ -26,7 +26,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +35,7 @@ from typing import IO, Any
 from linguo_cli.conformance import golden
 from linguo_cli.conformance import select as golden_select
 from linguo_cli.conformance.golden import Case, Outcome, Reply, show
+from linguo_cli.core import ruleset as rulesets
 from linguo_cli.core.errors import Diagnostic, InputError, UsageError
 
 #: Cases that must all fail alike before verify stops early.
@@ -64,6 +65,7 @@ class Options:
     maxfail: int | None = None
     total_timeout: float | None = None
     progress_interval: float = PROGRESS_INTERVAL
+    suite_given: bool = False
 
 
 def _validate(opts: Options) -> None:
@@ -75,7 +77,7 @@ def _validate(opts: Options) -> None:
         raise UsageError("--maxfail must be 1 or more")
     if opts.total_timeout is not None and not opts.total_timeout > 0:
         raise UsageError("--total-timeout must be more than 0 seconds")
-    golden_select.check_rulesets(opts.rulesets)
+    opts.rulesets = golden_select.check_rulesets(opts.rulesets)
 
 
 # ---------------------------------------------------------------------------
@@ -150,11 +152,13 @@ def summary_line(outcomes: list[Outcome], implementation: str) -> str:
 
 
 def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | None,
-              suite_root: Path | None = None, junit_root: str | None = None,
-              suite_name: str = golden.SUITE_NAME) -> str:
-    """A JUnit XML report: one ``testcase`` per case (``classname`` the file
-    path with dots, ``name`` the case id, ``file`` the path, relative to
-    ``junit_root`` when given), a ``failure`` per failing case (``type``
+              suite_root: Path | Mapping[str, Path] | None = None,
+              junit_root: str | None = None, suite_name: str = golden.SUITE_NAME) -> str:
+    """A JUnit XML report: one ``testcase`` per case (``classname`` the
+    ruleset and the file path with dots, ``linguomancy.tests.degrees``;
+    ``name`` the case id; ``file`` the path in its suite, relative to
+    ``junit_root`` when given: ``suite_root`` is the suite folder, or the
+    suite folder per ruleset), a ``failure`` per failing case (``type``
     ``mismatch``, ``error_code``, ``timeout``, ``crash``, ``refused`` or
     ``protocol``) and a ``skipped`` (with the reason) per skipped case."""
     import xml.etree.ElementTree as ET
@@ -172,7 +176,7 @@ def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | No
     ET.SubElement(props, "property", name="suite_version",
                   value="" if version is None else str(version))
     for o in outcomes:
-        stem = o.case.file.rsplit(".", 1)[0].replace("/", ".")
+        stem = f"{o.case.ruleset}/{o.case.file.rsplit('.', 1)[0]}".replace("/", ".")
         tc = ET.SubElement(ts, "testcase", classname=stem, name=o.case.id,
                            file=_junit_file(o.case, suite_root, junit_root),
                            time=f"{o.seconds:.3f}")
@@ -184,7 +188,10 @@ def junit_xml(outcomes: list[Outcome], *, implementation: str, version: int | No
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _junit_file(case: Case, suite_root: Path | None, junit_root: str | None) -> str:
+def _junit_file(case: Case, suite_root: Path | Mapping[str, Path] | None,
+                junit_root: str | None) -> str:
+    if isinstance(suite_root, Mapping):
+        suite_root = suite_root.get(case.ruleset)
     if junit_root is None or suite_root is None:
         return case.file
     return Path(os.path.relpath((suite_root / case.file).resolve(),
@@ -305,40 +312,58 @@ class _Plan:
     capability: golden_select.Capability | None
     skips: golden_select.SkipList
     impl_obj: Any = None
+    rulesets: list[str] | None = None
+    roots: dict[str, Path] = field(default_factory=dict)
+    version: int | None = None
 
 
-def _plan(root: Path, opts: Options) -> _Plan:
-    cases = golden.load_cases(root)
-    if not cases:
-        raise InputError(Diagnostic(str(root), "", "no golden cases"))
+def _plan(root: Path | None, opts: Options) -> _Plan:
     capability = golden_select.capability_from_kinds(opts.kinds) if opts.kinds else None
     skips = (golden_select.load_skip_file(opts.skip_file) if opts.skip_file
              else golden_select.SkipList())
+    first = root if root is not None else golden.suite_dir(
+        opts.rulesets[0] if opts.rulesets else golden.DEFAULT_RULESET)
     if opts.impl is None:
         runner: golden.Runner = golden.run_in_process
-        return _Plan(cases, runner, lambda: None, "linguo (in process)", capability, skips)
-    argv = golden.split_command(opts.impl)
-    version = golden.suite_version(root)
-    label = opts.impl + (" (batch)" if opts.batch else "")
-    if opts.batch:
-        impl = golden.BatchImplementation(argv, timeout=opts.timeout, version=version)
-        hello = impl.start()
-        if capability is None and hello is not None:
-            capability = golden_select.capability_from_hello(hello)
-        return _Plan(cases, impl, impl.close, label, capability, skips, impl)
-    plain = golden.PlainImplementation(argv, timeout=opts.timeout, version=version)
-    return _Plan(cases, plain, plain.close, label, capability, skips, plain)
+        plan = _Plan([], runner, lambda: None, "linguo (in process)", capability, skips)
+    else:
+        argv = golden.split_command(opts.impl)
+        version = golden.suite_version(first)
+        label = opts.impl + (" (batch)" if opts.batch else "")
+        if opts.batch:
+            impl = golden.BatchImplementation(argv, timeout=opts.timeout, version=version)
+            hello = impl.start()
+            if capability is None and hello is not None:
+                capability = golden_select.capability_from_hello(hello)
+            plan = _Plan([], impl, impl.close, label, capability, skips, impl)
+        else:
+            plain = golden.PlainImplementation(argv, timeout=opts.timeout, version=version)
+            plan = _Plan([], plain, plain.close, label, capability, skips, plain)
+    plan.rulesets = _rulesets(plan, opts)
+    plan.roots = ({name: root for name in plan.rulesets or ()} if root is not None else
+                  {name: golden.suite_dir(name) for name in plan.rulesets or ()})
+    for suite_root in [root] if root is not None else list(dict.fromkeys(plan.roots.values())):
+        assert suite_root is not None
+        plan.cases.extend(golden.load_cases(golden.require_suite(suite_root)))
+    plan.version = golden.suite_version(first)
+    if not plan.cases and plan.rulesets != []:  # none declared: _selected says so
+        raise InputError(Diagnostic(str(first), "", "no golden cases"))
+    return plan
+
+
+def _rulesets(plan: _Plan, opts: Options) -> list[str] | None:
+    """The rulesets whose cases run: ``--ruleset``; else, with ``--impl``,
+    those it declares (its hello or ``--kinds``; neither: Linguomancy); else
+    every installed ruleset (``None`` with a SUITE folder: all its cases)."""
+    if opts.rulesets:
+        return list(opts.rulesets)
+    if opts.impl is not None:
+        return list(plan.capability.rulesets) if plan.capability else [golden.DEFAULT_RULESET]
+    return None if opts.suite_given else rulesets.names()
 
 
 def _selected(plan: _Plan, opts: Options) -> list[Case]:
-    if opts.rulesets:
-        rulesets: list[str] | None = opts.rulesets
-    elif opts.impl is not None:
-        rulesets = list(plan.capability.rulesets) if plan.capability else \
-            [golden.DEFAULT_RULESET]
-    else:
-        rulesets = None
-    chosen = golden_select.select(plan.cases, opts.filters, opts.excludes, rulesets)
+    chosen = golden_select.select(plan.cases, opts.filters, opts.excludes, plan.rulesets)
     if not chosen:
         shown = " ".join([*(f"--filter {f}" for f in opts.filters),
                           *(f"--exclude {x}" for x in opts.excludes)])
@@ -417,10 +442,15 @@ def _loop(cases: list[Case], plan: _Plan, opts: Options, out: IO[str],
     return st
 
 
-def run(root: Path, opts: Options, out: IO[str] | None = None,
+def run(root: Path | None, opts: Options, out: IO[str] | None = None,
         err: IO[str] | None = None) -> int:
     """Run the suite at ``root`` as ``opts`` says; returns 1 when a case
     failed or the run stopped before its end, else 0.
+
+    ``root`` ``None``: the suites (``golden/<ruleset>/``) of the rulesets
+    chosen: ``--ruleset`` (aliases accepted); else, with ``--impl``, those
+    the implementation declares (batch hello or ``--kinds``; neither:
+    Linguomancy only); else every installed ruleset.
 
     Raises :class:`InputError` (exit 3) for a broken suite or skip file and
     :class:`UsageError` (exit 2) for bad options or a selection matching nothing."""
@@ -429,7 +459,9 @@ def run(root: Path, opts: Options, out: IO[str] | None = None,
 
     out = out or sys.stdout
     _validate(opts)
-    golden.require_suite(root)
+    if root is not None:
+        golden.require_suite(root)
+        opts.suite_given = True
     with impl_process.guarded() if opts.impl is not None else _nothing():
         plan = _plan(root, opts)
         try:
@@ -452,8 +484,8 @@ def run(root: Path, opts: Options, out: IO[str] | None = None,
     out.flush()
     if opts.junit:
         atomic_write(opts.junit, junit_xml(
-            st.outcomes, implementation=plan.label, version=golden.suite_version(root),
-            suite_root=root, junit_root=opts.junit_root))
+            st.outcomes, implementation=plan.label, version=plan.version,
+            suite_root=root if root is not None else plan.roots, junit_root=opts.junit_root))
     return 1 if st.failed or st.stopped else 0
 
 

@@ -23,14 +23,10 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from linguo_cli.conformance.golden import DEFAULT_RULESET, RULESETS, Case
+from linguo_cli.conformance.suite import DEFAULT_RULESET, Case
+from linguo_cli.core import ruleset as rulesets
 from linguo_cli.core.errors import Diagnostic, InputError, UsageError
 
-#: The request kinds of Linguomancy, as its request schema lists them.
-LINGUOMANCY_KINDS = ("check", "attack", "save", "damage", "heal", "temp_hp", "death_save",
-                     "rest", "cast", "overclock", "turn", "odds", "ticks", "dice")
-#: Request kinds per installed ruleset.
-KINDS: dict[str, tuple[str, ...]] = {DEFAULT_RULESET: LINGUOMANCY_KINDS}
 _PREFIXED = re.compile(r"(ruleset|kind|rule|example|file|id):(?!:)(.+)")
 
 
@@ -38,14 +34,20 @@ def qualify_kind(text: str) -> str:
     """``check`` or ``linguomancy/check`` -> ``linguomancy/check``; raises
     :class:`UsageError` (exit 2) for an unknown ruleset or kind."""
     ruleset, _, kind = text.strip().rpartition("/")
-    ruleset = ruleset or DEFAULT_RULESET
-    if ruleset not in KINDS:
+    name = rulesets.canonical(ruleset or DEFAULT_RULESET)
+    if name is None:
         raise UsageError(f"unknown ruleset {ruleset!r} in {text!r} (installed: "
-                         f"{', '.join(RULESETS)})")
-    if kind not in KINDS[ruleset]:
-        raise UsageError(f"unknown request kind {kind!r} of {ruleset} (known: "
-                         f"{', '.join(KINDS[ruleset])})")
-    return f"{ruleset}/{kind}"
+                         f"{', '.join(rulesets.names())})")
+    kinds = kinds_of(name)
+    if kind not in kinds:
+        raise UsageError(f"unknown request kind {kind!r} of {name} (known: "
+                         f"{', '.join(kinds)})")
+    return f"{name}/{kind}"
+
+
+def kinds_of(name: str) -> tuple[str, ...]:
+    """The request kinds of the installed ruleset ``name`` (canonical)."""
+    return rulesets.get(name).kinds
 
 
 def matches(case: Case, pattern: str) -> bool:
@@ -54,16 +56,18 @@ def matches(case: Case, pattern: str) -> bool:
     Prefixed forms: ``ruleset:NAME``; ``kind:check`` or
     ``kind:linguomancy/check``; ``rule:D4``; ``example:DR-04``;
     ``file:PATH`` (a case file, or a folder prefix ending in ``/``) and
-    ``id:ID`` (a case id, or a whole test id ``FILE::ID``; globs allowed).
-    Bare forms (as before): an example or rule ID the case cites, a case id,
-    a path prefix of the test id (``tests/``, ``tests/degrees.yaml::m0``) or
-    a glob on the test id (``*::nat20-*``)."""
+    ``id:ID`` (a case id, or a whole test id ``RULESET/FILE::ID`` or, as
+    before rulesets, ``FILE::ID``; globs allowed). Bare forms (as before):
+    an example or rule ID the case cites, a case id, a path prefix of the
+    test id (``linguomancy/tests/``, ``tests/``, ``tests/degrees.yaml::m0``)
+    or a glob on the test id (``*::nat20-*``). Test ids are matched in both
+    spellings, ``RULESET/FILE::ID`` and ``FILE::ID``."""
     m = _PREFIXED.fullmatch(pattern)
     if m is None:
         return _matches_bare(case, pattern)
     what, value = m.groups()
     if what == "ruleset":
-        return case.ruleset == value
+        return case.ruleset == (rulesets.canonical(value) or value)
     if what == "kind":
         return case.kind == (value if "/" in value else f"{DEFAULT_RULESET}/{value}")
     if what == "rule":
@@ -73,16 +77,18 @@ def matches(case: Case, pattern: str) -> bool:
     if what == "file":
         return case.file == value or (value.endswith("/") and case.file.startswith(value)) \
             or fnmatchcase(case.file, value)
-    target = case.test_id if "::" in value else case.id
-    return fnmatchcase(target, value)
+    if "::" not in value:
+        return fnmatchcase(case.id, value)
+    return any(fnmatchcase(target, value) for target in (case.test_id, case.local_id))
 
 
 def _matches_bare(case: Case, pattern: str) -> bool:
     if pattern in case.examples or pattern in case.rules or pattern == case.id:
         return True
+    ids = (case.test_id, case.local_id)
     if any(c in pattern for c in "*?["):
-        return fnmatchcase(case.test_id, pattern)
-    return case.test_id.startswith(pattern)
+        return any(fnmatchcase(target, pattern) for target in ids)
+    return any(target.startswith(pattern) for target in ids)
 
 
 def select(cases: Iterable[Case], filters: list[str] | None = None,
@@ -98,13 +104,16 @@ def select(cases: Iterable[Case], filters: list[str] | None = None,
 
 
 def check_rulesets(names: Iterable[str]) -> list[str]:
-    """``--ruleset`` values, each an installed ruleset (else :class:`UsageError`)."""
-    out = []
+    """``--ruleset`` values (canonical names or aliases) -> canonical names of
+    installed rulesets, in the order given, each once (else :class:`UsageError`)."""
+    out: list[str] = []
     for name in names:
-        if name not in RULESETS:
+        canonical = rulesets.canonical(name)
+        if canonical is None:
             raise UsageError(f"--ruleset {name}: not an installed ruleset (installed: "
-                             f"{', '.join(RULESETS)})")
-        out.append(name)
+                             f"{', '.join(rulesets.names())})")
+        if canonical not in out:
+            out.append(canonical)
     return out
 
 
@@ -131,25 +140,29 @@ def capability_from_kinds(values: list[str]) -> Capability:
 
 
 def capability_from_hello(hello: Mapping[str, Any] | None) -> Capability:
-    """The batch hello's declaration ``{"rulesets": {"linguomancy": {"kinds":
-    [...]}}}``: rulesets it names that are installed; a ruleset without
-    ``kinds`` means all of its kinds. No ``rulesets``: Linguomancy, every kind.
-    Unknown kinds are ignored (a newer implementation may know more)."""
+    """The batch hello's declaration: ``{"rulesets": ["linguomancy", ...]}``
+    (every kind of each) or ``{"rulesets": {"linguomancy": {"kinds":
+    [...]}}}`` (a ruleset without ``kinds``: all of its kinds). Rulesets it
+    names that are not installed are ignored, and so are unknown kinds (a
+    newer implementation may know more). No ``rulesets``: Linguomancy, every
+    kind."""
     declared = hello.get("rulesets") if isinstance(hello, Mapping) else None
+    if isinstance(declared, list):
+        declared = {r: {} for r in declared if isinstance(r, str)}
     if not isinstance(declared, Mapping):
         return Capability()
-    rulesets = tuple(r for r in RULESETS if r in declared)
+    chosen = tuple(r for r in rulesets.names() if r in declared)
     kinds: set[str] = set()
     every = True
-    for r in rulesets:
+    for r in chosen:
         spec = declared[r]
         listed = spec.get("kinds") if isinstance(spec, Mapping) else None
         if isinstance(listed, list):
             every = False
-            kinds.update(f"{r}/{k}" for k in listed if isinstance(k, str) and k in KINDS[r])
+            kinds.update(f"{r}/{k}" for k in listed if isinstance(k, str) and k in kinds_of(r))
         else:
-            kinds.update(f"{r}/{k}" for k in KINDS[r])
-    return Capability(rulesets, None if every else frozenset(kinds), "hello")
+            kinds.update(f"{r}/{k}" for k in kinds_of(r))
+    return Capability(chosen, None if every else frozenset(kinds), "hello")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +196,7 @@ class SkipList:
 def load_skip_file(path: str) -> SkipList:
     """Read a skip file: one entry per line, ``SELECTOR  # reason``.
 
-    ``SELECTOR`` is any ``--filter`` form (a test id ``FILE::ID``, a glob
+    ``SELECTOR`` is any ``--filter`` form (a test id ``RULESET/FILE::ID`` or ``FILE::ID``, a glob
     such as ``damage/*``, ``kind:cast``, ``rule:H6``...). The reason after
     ``#`` is required. Blank lines and lines starting with ``#`` are
     comments. Raises :class:`InputError` (exit 3, ``file:line``) for an entry

@@ -1,4 +1,4 @@
-"""``linguo golden show FILE::ID``: one golden case, ready to feed an engine."""
+"""``linguo golden show RULESET/FILE::ID``: one golden case, ready to feed an engine."""
 
 from __future__ import annotations
 
@@ -7,25 +7,41 @@ from pathlib import Path
 from typing import Any
 
 from linguo_cli.conformance import golden
+from linguo_cli.core import ruleset as rulesets
 from linguo_cli.core.errors import UsageError
 
 
-def find_case(root: Path, test_id: str) -> golden.Case:
-    """The case ``FILE::ID`` of the suite at ``root`` (a bare ``ID`` when it
-    is unique in the suite); :class:`UsageError` (exit 2) when there is none
-    or a bare id is ambiguous; :class:`InputError` (exit 3) for a broken suite."""
-    cases = golden.load_cases(root)
+def find_case(root: Path | None, test_id: str) -> golden.Case:
+    """The case ``RULESET/FILE::ID`` of the suite at ``root`` (``None``: the
+    suites of every installed ruleset); ``FILE::ID`` or a bare ``ID`` are
+    accepted when they name one case. :class:`UsageError` (exit 2) when
+    there is none or the id is ambiguous; :class:`InputError` (exit 3) for a
+    broken suite or an unknown ruleset."""
+    cases = _cases(root, test_id)
     if "::" in test_id:
-        found = [c for c in cases if c.test_id == test_id]
+        found = [c for c in cases if test_id in (c.test_id, c.local_id)]
     else:
         found = [c for c in cases if c.id == test_id]
     if len(found) == 1:
         return found[0]
+    where = root if root is not None else "the installed suites"
     if not found:
-        raise UsageError(f"no case {test_id!r} in {root} (give FILE::ID, e.g. "
-                         f"{cases[0].test_id if cases else 'tests/degrees.yaml::ID'})")
+        raise UsageError(f"no case {test_id!r} in {where} (give RULESET/FILE::ID, e.g. "
+                         f"{cases[0].test_id if cases else 'linguomancy/tests/degrees.yaml::ID'})")
     raise UsageError(f"case id {test_id!r} is in {len(found)} files: "
                      + ", ".join(c.test_id for c in found))
+
+
+def _cases(root: Path | None, test_id: str) -> list[golden.Case]:
+    """The cases to look in: the suite at ``root``; else, for
+    ``RULESET/FILE::ID`` with an installed ``RULESET``, that ruleset's suite;
+    else every installed ruleset's."""
+    if root is not None:
+        return golden.load_cases(root)
+    head = test_id.split("::", 1)[0].split("/", 1)[0] if "::" in test_id else ""
+    if head and rulesets.canonical(head) == head:
+        return golden.load_cases(golden.suite_dir(head))
+    return [c for name in rulesets.names() for c in golden.load_cases(golden.suite_dir(name))]
 
 
 def case_json(case: golden.Case) -> dict[str, Any]:

@@ -212,7 +212,7 @@ def test_a_failure_names_file_line_description_and_request(suite: Path,
                           filters=["tests/many.yaml::c03"], quiet=True)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == "tests/many.yaml::c03: total: expected 4, got 99"
+    assert lines[0] == "linguomancy/tests/many.yaml::c03: total: expected 4, got 99"
     line = next(c.line for c in golden.load_cases(suite) if c.id == "c03")
     assert line > 1
     assert lines[1] == f"  at tests/many.yaml:{line}: Case 3: face 4 against DC 10, total 4."
@@ -337,7 +337,7 @@ def test_expect_error_object_compares_exit_and_rule(suite: Path, tmp_path: Path)
     code, out, _ = verify(suite, impl=old_style, batch=True, filters=["tests/errors.yaml"],
                           quiet=True)
     assert code == 1
-    assert failing(out) == ["tests/errors.yaml::noun-rule"]  # the exit-only case passes
+    assert failing(out) == ["linguomancy/tests/errors.yaml::noun-rule"]  # exit-only passes
     assert 'error.rule: expected "D7", got nothing (key missing)' in out or \
         'error.rule: expected "D7", got null' in out
     wrong_rule = impl(tmp_path, "import json, sys\nsys.stdin.read()\n"
@@ -345,7 +345,7 @@ def test_expect_error_object_compares_exit_and_rule(suite: Path, tmp_path: Path)
                                 "'rule': 'D6', 'place': None, 'message': 'x'}}))\n"
                                 "sys.exit(4)\n", "wr.py")
     code, out, _ = verify(suite, impl=wrong_rule, filters=["tests/errors.yaml"], quiet=True)
-    assert failing(out) == ["tests/errors.yaml::noun-rule"]
+    assert failing(out) == ["linguomancy/tests/errors.yaml::noun-rule"]
     assert 'error.rule: expected "D7", got "D6"' in out
 
 

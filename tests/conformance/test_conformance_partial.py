@@ -96,7 +96,8 @@ def test_batch_passes_every_d20_case_and_skips_the_rest(export: Path, tmp_path: 
     assert suite.get("skipped") == str(len(others)) and suite.get("failures") == "0"
     for tc in root.iter("testcase"):
         assert tc.get("file", "").startswith("golden-json/")  # relative to --junit-root
-        test_id = f"{tc.get('file', '').removeprefix('golden-json/')}::{tc.get('name')}"
+        test_id = (f"linguomancy/{tc.get('file', '').removeprefix('golden-json/')}::"
+                   f"{tc.get('name')}")
         skipped = tc.find("skipped")
         assert tc.find("failure") is None
         if test_id in d20:

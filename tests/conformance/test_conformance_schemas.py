@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from linguo_cli.conformance import golden
 from linguo_cli.conformance import schema_copy as golden_schemas
-from linguo_cli.conformance import select as golden_select
+from linguo_cli.core import ruleset as rulesets
 from linguo_cli.io.document import Document, to_plain
 from linguo_cli.io.read import load
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS as SCHEMA_SET
@@ -62,10 +62,10 @@ def _validator(kind: str) -> Any:
 
 def test_there_is_a_result_schema_per_kind() -> None:
     names = {p.name for p in RESULTS.glob("*.result.schema.json")}
-    assert names == {f"{k}.result.schema.json" for k in golden_select.LINGUOMANCY_KINDS}
+    assert names == {f"{k}.result.schema.json" for k in rulesets.default().kinds}
 
 
-@pytest.mark.parametrize("kind", golden_select.LINGUOMANCY_KINDS)
+@pytest.mark.parametrize("kind", rulesets.default().kinds)
 def test_linguo_results_fit_the_result_schema_of_their_kind(kind: str) -> None:
     validator = _validator(kind)
     cases = [c for c in CASES if c.request.get("kind") == kind and c.expect is not None]

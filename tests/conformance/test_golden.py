@@ -1,5 +1,5 @@
 """Run every golden case against linguo itself: one pytest id per case
-(``file::case``), one per case file that must load, and one per worked
+(``linguomancy/file::case``), one per case file that must load, and one per worked
 example and rule ID that must be covered (``EXAMPLES.yaml::RE-12``,
 ``RULES.yaml::H4``).
 
@@ -101,7 +101,7 @@ _A2_ABSENT = "cites A2 (no critical hit/miss happens), linguo lists A2 only for 
 _D2_ABSENT = "cites D2 (no advantage/disadvantage die is rolled), linguo does not list D2"
 
 #: Known gaps of check (a): test id -> reason. Keep it short: shrink it.
-RULE_CITATION_GAPS: dict[str, str] = {
+_GAPS_IN_SUITE: dict[str, str] = {
     "damage/rest.yaml::long-rest-keeps-exhaustion-and-conditions-not-in-catalog":
         "cites F5 (the tiers stay), linguo lists F5 only when tiers are removed",
     "tests/outcome.yaml::attack-nat20-margin-minus1-hits-and-succeeds": _A2_ABSENT,
@@ -182,6 +182,8 @@ RULE_CITATION_GAPS: dict[str, str] = {
                                                                     "cites H5, O1",
     "turns/start-of-turn.yaml::re20-dead-cannot-move": "refused with H6, the case cites O1",
 }
+#: The gaps by test id (``RULESET/FILE::ID``).
+RULE_CITATION_GAPS = {f"linguomancy/{k}": v for k, v in _GAPS_IN_SUITE.items()}
 
 
 @dataclass(frozen=True)
@@ -197,10 +199,10 @@ class _Resolved:
 def _resolve(test_id: str) -> _Resolved:
     """Resolve a case as the golden runner does (schema and state checks, no
     dice unless the case scripts them), keeping a refusal's rule ID."""
+    from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.core.errors import LinguoError
     from linguo_cli.io.document import Document
-    from linguo_cli.rulesets.linguomancy import requests
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     request = copy.deepcopy(dict(_BY_ID[test_id].request))

@@ -136,7 +136,8 @@ def junit_failing_ids(path: Path) -> tuple[set[str], int]:
     for tc in cases:
         total += 1
         if tc.find("failure") is not None:
-            failing.add(f"{tc.get('file')}::{tc.get('name')}")
+            ruleset = str(tc.get("classname")).split(".", 1)[0]  # the test id's RULESET/
+            failing.add(f"{ruleset}/{tc.get('file')}::{tc.get('name')}")
     return failing, total
 
 
@@ -235,13 +236,14 @@ def test_derivation_is_not_vacuous(suite: Path) -> None:
 def test_deviant_plain_fails_exactly_the_affected_cases(suite: Path, tmp_path: Path) -> None:
     cases = golden.load_cases(suite)
     expected = {c.test_id for c in cases if deviation_breaks(c)}
-    assert expected == {"tests/checks.yaml::nat20-total",
-                        "tests/attacks.yaml::nat20-partial-no-hit"}
+    assert expected == {"linguomancy/tests/checks.yaml::nat20-total",
+                        "linguomancy/tests/attacks.yaml::nat20-partial-no-hit"}
     junit = tmp_path / "report.xml"
     run = run_cli("verify", str(suite), "--impl", DEVIANT, "--junit", str(junit), "--quiet")
     assert run.exit_code == 1, run.stderr
     assert failing_ids(run.stdout) == expected
-    assert "tests/checks.yaml::nat20-total: total: expected 23, got 33" in run.stdout
+    assert "linguomancy/tests/checks.yaml::nat20-total: total: expected 23, got 33" \
+        in run.stdout
     assert f"{len(cases)} cases: {len(cases) - 2} passed, 2 failed" in run.stdout
     failing, total = junit_failing_ids(junit)
     assert failing == expected and total == len(cases)
@@ -376,11 +378,11 @@ def test_plain_misbehaviour(suite: Path, tmp_path: Path, body: str, reason: str)
                   str(junit), "--filter", "tests/checks.yaml::plain-success",
                   "--filter", "noun-refused")
     assert run.exit_code == 1
-    assert f"tests/checks.yaml::plain-success: {reason}" in run.stdout
-    assert f"tests/checks.yaml::noun-refused: {reason}" in run.stdout
+    assert f"linguomancy/tests/checks.yaml::plain-success: {reason}" in run.stdout
+    assert f"linguomancy/tests/checks.yaml::noun-refused: {reason}" in run.stdout
     assert "Traceback" not in run.stdout + run.stderr
-    assert junit_failing_ids(junit)[0] == {"tests/checks.yaml::plain-success",
-                                           "tests/checks.yaml::noun-refused"}
+    assert junit_failing_ids(junit)[0] == {"linguomancy/tests/checks.yaml::plain-success",
+                                           "linguomancy/tests/checks.yaml::noun-refused"}
 
 
 def test_plain_exit_code_is_an_error_result(suite: Path, tmp_path: Path) -> None:
@@ -388,8 +390,8 @@ def test_plain_exit_code_is_an_error_result(suite: Path, tmp_path: Path) -> None
     run = run_cli("verify", str(suite), "--impl", impl, "--filter", "DR-06",
                   "--filter", "plain-success")
     assert run.exit_code == 1
-    assert failing_ids(run.stdout) == {"tests/checks.yaml::plain-success"}
-    assert ('tests/checks.yaml::plain-success: (result): expected "a result", '
+    assert failing_ids(run.stdout) == {"linguomancy/tests/checks.yaml::plain-success"}
+    assert ('linguomancy/tests/checks.yaml::plain-success: (result): expected "a result", '
             'got "exit 4 (no such rule)"') in run.stdout
 
 
@@ -429,11 +431,12 @@ def test_batch_crash_hang_and_garbage_fail_and_restart(tmp_path: Path) -> None:
     run = run_cli("verify", str(root), "--impl", impl, "--batch", "--timeout", "2",
                   "--junit", str(junit))
     assert run.exit_code == 1
-    assert failing_ids(run.stdout) == {"t.yaml::dc99", "t.yaml::dc98", "t.yaml::dc97"}
-    assert "t.yaml::dc99: (run): the implementation ended (exit 7) without answering" \
-        in run.stdout
-    assert "t.yaml::dc98: (run): timed out after 2 s" in run.stdout
-    assert "t.yaml::dc97: (run): answer is not JSON: garbage" in run.stdout
+    assert failing_ids(run.stdout) == {"linguomancy/t.yaml::dc99", "linguomancy/t.yaml::dc98",
+                                       "linguomancy/t.yaml::dc97"}
+    assert "linguomancy/t.yaml::dc99: (run): the implementation ended (exit 7) without " \
+        "answering" in run.stdout
+    assert "linguomancy/t.yaml::dc98: (run): timed out after 2 s" in run.stdout
+    assert "linguomancy/t.yaml::dc97: (run): answer is not JSON: garbage" in run.stdout
     types = {tc.get("name"): tc.find("failure").get("type")
              for tc in ET.parse(junit).getroot().iter("testcase")
              if tc.find("failure") is not None}

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import (
     DiceSource,
     ScriptedDice,
@@ -24,7 +25,6 @@ from linguo_cli.core.dice import (
     roll,
 )
 from linguo_cli.core.errors import DiceError
-from linguo_cli.rulesets.linguomancy import requests
 
 from ..conftest import run_cli
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import InputError, RulesError
+from linguo_cli.core.requests import resolve
 from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import conditions, flux, idioms, requests
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity, Modifier
@@ -422,16 +423,16 @@ def test_target_errors(name: str, targets: list[str]) -> None:
 def test_request_unknown_idiom_is_f1() -> None:
     state = {"entities": [caster().as_dict()]}
     with pytest.raises(RulesError) as err:
-        requests.resolve({"kind": "cast", "state": state, "caster": "ayla",
+        resolve({"kind": "cast", "state": state, "caster": "ayla",
                           "idiom": "Shape - Water", "rolls": []})
     assert err.value.rule == "F1"
 
 
 def test_overclock_request_one_off() -> None:
-    r = requests.resolve({"kind": "overclock", "cost": 7, "flux": 3, "rolls": []})
+    r = resolve({"kind": "overclock", "cost": 7, "flux": 3, "rolls": []})
     assert (r["missing"], r["exhaustion_after"], r["conditions"]) == (
         4, 2, [{"name": "Stunned", "turns": 1}])
-    r = requests.resolve({"kind": "overclock", "cost": 8, "flux": 1, "exhaustion": 1})
+    r = resolve({"kind": "overclock", "cost": 8, "flux": 1, "exhaustion": 1})
     assert r["dead"] is True and r["death"]["cause"] == "exhaustion"
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io.document import Document
 from linguo_cli.io.read import parse
-from linguo_cli.rulesets.linguomancy import packaged, requests
+from linguo_cli.rulesets.linguomancy import packaged
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 from linguo_cli.rulesets.linguomancy.ticks import get_tick
 

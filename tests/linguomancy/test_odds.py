@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from linguo_cli.core import dice as dice_mod
 from linguo_cli.core.dice import ScriptedDice, parse
 from linguo_cli.core.errors import InputError, RulesError
+from linguo_cli.core.requests import resolve
 from linguo_cli.rulesets.linguomancy import odds
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
 from linguo_cli.rulesets.linguomancy.model import Degree, Modifier, TestKind
-from linguo_cli.rulesets.linguomancy.requests import build_test, resolve
+from linguo_cli.rulesets.linguomancy.requests import build_test
 from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
 from ..conftest import run_cli

@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
-from linguo_cli.rulesets.linguomancy import requests
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, degree_for_margin, resolve_test
 from linguo_cli.rulesets.linguomancy.model import Degree, Modifier, TestKind
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.errors import InputError, LinguoError, RulesError
-from linguo_cli.rulesets.linguomancy import conditions, requests
+from linguo_cli.rulesets.linguomancy import conditions
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity
 from linguo_cli.rulesets.linguomancy.rest import RestInput, rest_entity, rest_refusal
 

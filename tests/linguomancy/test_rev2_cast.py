@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io.document import Document
-from linguo_cli.rulesets.linguomancy import idioms, requests
+from linguo_cli.rulesets.linguomancy import idioms
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli

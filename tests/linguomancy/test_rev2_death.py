@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.core import dice
+from linguo_cli.core import dice, requests
 from linguo_cli.io.read import load
-from linguo_cli.rulesets.linguomancy import conditions, damage, dying, flux, requests
+from linguo_cli.rulesets.linguomancy import conditions, damage, dying, flux
 from linguo_cli.rulesets.linguomancy.model import Entity
 from linguo_cli.rulesets.linguomancy.state import entities_of
 

@@ -237,7 +237,7 @@ def test_dieless_formula_conforms_to_no_dice_tick() -> None:
 
 def test_dieless_formula_in_a_turn_attack_is_refused() -> None:
     from linguo_cli.core.errors import RulesError
-    from linguo_cli.rulesets.linguomancy.requests import resolve
+    from linguo_cli.core.requests import resolve
 
     request = {
         "kind": "turn", "rolls": [15],
@@ -254,7 +254,7 @@ def test_dieless_formula_in_a_turn_attack_is_refused() -> None:
 
 def test_dieless_formula_in_an_idiom_catalog_is_refused() -> None:
     from linguo_cli.core.errors import LinguoError
-    from linguo_cli.rulesets.linguomancy.requests import resolve
+    from linguo_cli.core.requests import resolve
 
     idiom = {"name": "Poke - Stone", "verb": "Poke", "noun": "Stone", "flux_cost": 1,
              "hand_cost": 0, "effect": {"attack": {"ability": "potential"},

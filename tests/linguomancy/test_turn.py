@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import DiceError, InputError, RulesError
 from linguo_cli.io.document import Document
-from linguo_cli.rulesets.linguomancy import requests, turn
+from linguo_cli.rulesets.linguomancy import turn
 from linguo_cli.rulesets.linguomancy.model import Entity
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
 

@@ -18,10 +18,10 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import RulesError
 from linguo_cli.io.document import Document
-from linguo_cli.rulesets.linguomancy import requests
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 SETTINGS = settings(max_examples=40, deadline=None,

@@ -415,8 +415,8 @@ def test_consistent_edges_are_accepted() -> None:
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from linguo_cli.core import requests  # noqa: E402
 from linguo_cli.core.errors import RulesError  # noqa: E402
-from linguo_cli.rulesets.linguomancy import requests  # noqa: E402
 
 _DYING = [{"name": "Dying", "source": "dying"}, {"name": "Unconscious", "source": "dying"}]
 

@@ -1,100 +1,22 @@
-"""Requests: a validated document in, a result dict out.
+"""Linguomancy's d20 test requests (``check``, ``attack``, ``save``): a
+validated request in, a result dict out, and the request helpers other
+handlers share (modifiers, D6 abilities, D7 Noun checks).
 
-``resolve(request)`` is the single entry point shared by ``linguo resolve``,
-the one-off commands (which build the same request from their options), the
-golden runner and the batch adapter. A request is a mapping with a ``kind``
-(see ``schemas/request.schema.json``); the result is the JSON shape documented
-in ``golden/README.md``. Every result lists ``rolls_used``: the dice faces
-consumed, in order, so feeding them back as ``rolls`` replays it exactly.
-
-Handlers for each kind live beside the rules they use; this module only
-dispatches (lazily, so a check never imports the turn engine).
+Dispatch of every kind is :func:`linguo_cli.core.requests.resolve`, through
+the handler table of :mod:`linguo_cli.rulesets.linguomancy.ruleset`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from linguo_cli.core.derivation import Step
-from linguo_cli.core.dice import DiceSource, make_source
+from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
-from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
 from linguo_cli.rulesets.linguomancy.model import Modifier, TestKind, ability_modifier_from_score
-
-Handler = Callable[[Mapping[str, Any], DiceSource], Any]
-
-#: kind -> "module:function" of its handler, imported on first use.
-HANDLERS: dict[str, str] = {
-    "check": "linguo_cli.rulesets.linguomancy.requests:resolve_test_request",
-    "attack": "linguo_cli.rulesets.linguomancy.requests:resolve_test_request",
-    "save": "linguo_cli.rulesets.linguomancy.requests:resolve_test_request",
-    "turn": "linguo_cli.rulesets.linguomancy.turn:resolve_turn_request",
-    "damage": "linguo_cli.rulesets.linguomancy.damage:resolve_damage_request",
-    "heal": "linguo_cli.rulesets.linguomancy.damage:resolve_heal_request",
-    "temp_hp": "linguo_cli.rulesets.linguomancy.damage:resolve_temp_hp_request",
-    "death_save": "linguo_cli.rulesets.linguomancy.damage:resolve_death_save_request",
-    "odds": "linguo_cli.rulesets.linguomancy.odds:resolve_odds_request",
-    "ticks": "linguo_cli.rulesets.linguomancy.odds:resolve_ticks_request",
-    "cast": "linguo_cli.rulesets.linguomancy.flux:resolve_cast_request",
-    "overclock": "linguo_cli.rulesets.linguomancy.flux:resolve_overclock_request",
-    "rest": "linguo_cli.rulesets.linguomancy.rest:resolve_rest_request",
-    "dice": "linguo_cli.rulesets.linguomancy.dice_request:resolve_dice_request",
-}
-
-
-def handler_for(kind: str) -> Handler:
-    """The handler function of a request kind; :class:`InputError` if unknown."""
-    target = HANDLERS.get(kind)
-    if target is None:
-        raise InputError(Diagnostic("request", "kind", f"unknown request kind {kind!r}"))
-    return _import_handler(target)
-
-
-@cache
-def _import_handler(target: str) -> Handler:
-    """``"module:function"`` -> the function (imported once per target)."""
-    module, _, func = target.partition(":")
-    fn: Handler = getattr(importlib.import_module(module), func)
-    return fn
-
-
-def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[str, Any]:
-    """Resolve one request (already schema-valid) and return its result dict.
-
-    ``dice`` overrides the request's own ``rolls``/``seed``. Raises
-    :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
-    :class:`~linguo_cli.core.errors.DiceError` when scripted faces run out or are
-    left unused, :class:`InputError` for semantic errors. The JSON form of
-    :func:`resolve_typed` (through :func:`linguo_cli.core.results.to_plain`).
-    """
-    result = resolve_typed(request, dice)
-    if isinstance(result, dict):
-        return result
-    plain: dict[str, Any] = to_plain(result)
-    return plain
-
-
-def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
-    """Resolve one request as :func:`resolve` does, returning the handler's
-    result as it is: a typed result (a frozen dataclass whose ``rolls_used``
-    is set here) or, for a kind not typed yet, a dict."""
-    if dice is None:
-        if request.get("rolls") is not None and request.get("seed") is not None:
-            raise InputError(Diagnostic(
-                "request", "seed", "give rolls or seed, not both (rolls would be used)"))
-        dice = make_source(request.get("rolls"), request.get("seed"))
-    result = handler_for(str(request.get("kind")))(request, dice)
-    dice.finish()
-    if dataclasses.is_dataclass(result) and not isinstance(result, type):
-        return dataclasses.replace(result, rolls_used=tuple(dice.used))
-    result["rolls_used"] = list(dice.used)
-    return result
-
 
 # ---------------------------------------------------------------------------
 # d20 tests

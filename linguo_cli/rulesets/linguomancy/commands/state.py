@@ -77,10 +77,11 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     the request's fields were read from (places of invalid fields), default
     the options.
     """
+    from linguo_cli.core import requests
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import locate_errors
     from linguo_cli.io.write import atomic_write, dump_document
-    from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy import render
     from linguo_cli.rulesets.linguomancy.model import Entity
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of, update_entities
 
@@ -182,11 +183,12 @@ def turn(
     Every step must be legal; the first illegal one exits 4 naming the step,
     the rule and the numbers, and no file is written.
     """
+    from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import locate_errors
     from linguo_cli.io.read import load
-    from linguo_cli.rulesets.linguomancy import render, requests
+    from linguo_cli.rulesets.linguomancy import render
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     state_doc = load_state(state)

@@ -1,0 +1,83 @@
+"""Requests: the ruleset named by a request, its handler, the result.
+
+``resolve(request)`` is the single entry point shared by ``linguo resolve``,
+every ruleset's one-off commands (which build the same request from their
+options), the golden runner and the batch adapter. A request is a mapping
+with a ``kind`` and an optional ``ruleset`` (a canonical name; a request
+without it is Linguomancy's); the result is the JSON shape its ruleset
+documents. Every result lists ``rolls_used``: the dice faces consumed, in
+order, so feeding them back as ``rolls`` replays it exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from linguo_cli.core import ruleset as rulesets
+from linguo_cli.core.dice import DiceSource, make_source
+from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.core.results import to_plain
+from linguo_cli.core.ruleset import Ruleset
+
+
+def ruleset_of(request: Any) -> Ruleset:
+    """The ruleset a request names in ``ruleset`` (the default when absent,
+    or when ``request`` is not a mapping: its validator reports that).
+
+    Raises :class:`InputError` (exit 3, field ``ruleset``) when ``ruleset``
+    is not a string or names no installed ruleset (aliases are command-line
+    only: a request must give the canonical name)."""
+    name = request.get("ruleset", rulesets.DEFAULT) if isinstance(request, Mapping) \
+        else rulesets.DEFAULT
+    if not isinstance(name, str):
+        raise InputError(Diagnostic("request", "ruleset",
+                                    f"must be a ruleset name, not {type(name).__name__}"))
+    return rulesets.get(name)
+
+
+def validate(document: Any) -> Ruleset:
+    """Check a loaded request document (``document.data`` the request) with
+    its ruleset's validator; returns the ruleset. Raises :class:`InputError`
+    (exit 3) for an unknown ruleset or an invalid request."""
+    rs = ruleset_of(document.data)
+    rs.validate(document)
+    return rs
+
+
+def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+    """Resolve one request (already valid) and return the handler's result as
+    it is: a typed result (a frozen dataclass; its ``rolls_used`` set here
+    with :func:`dataclasses.replace`) or, for a kind not typed yet, a dict
+    with ``rolls_used`` added.
+
+    ``dice`` overrides the request's own ``rolls``/``seed``. Raises
+    :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
+    :class:`~linguo_cli.core.errors.DiceError` when scripted faces run out or are
+    left unused, :class:`InputError` (exit 3) for an unknown ruleset or kind and
+    for semantic errors.
+    """
+    rs = ruleset_of(request)
+    if dice is None:
+        if request.get("rolls") is not None and request.get("seed") is not None:
+            raise InputError(Diagnostic(
+                "request", "seed", "give rolls or seed, not both (rolls would be used)"))
+        dice = make_source(request.get("rolls"), request.get("seed"))
+    request = rs.prepare(request)
+    result = rs.handler(str(request.get("kind")))(request, dice)
+    dice.finish()
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return dataclasses.replace(result, rolls_used=tuple(dice.used))
+    result["rolls_used"] = list(dice.used)
+    return result
+
+
+def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[str, Any]:
+    """:func:`resolve_typed` as JSON-ready values (through
+    :func:`linguo_cli.core.results.to_plain`, the one JSON boundary)."""
+    result = resolve_typed(request, dice)
+    if isinstance(result, dict):
+        return result
+    plain: dict[str, Any] = to_plain(result)
+    return plain
