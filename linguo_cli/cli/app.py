@@ -40,8 +40,31 @@ EXIT_CODES_HELP = (
 )
 
 
+#: Top-level commands that are not a ruleset's (no ``--option``).
+NOT_RULESET_COMMANDS = frozenset({"golden", "verify", "adapter"})
+
+
+def _add_option_parameter(command: Any) -> None:
+    """Give ``command`` (and every command of a group) ``--option NAME=VALUE``."""
+    from linguo_cli.cli.options import option_parameter
+
+    for sub in getattr(command, "commands", {}).values():
+        _add_option_parameter(sub)
+    if not hasattr(command, "commands") and not any(
+            "--option" in getattr(p, "opts", ()) for p in command.params):
+        command.params.append(option_parameter())
+
+
 class LinguoGroup(TyperGroup):
-    """Typer group that turns every error into one stderr line and an exit code."""
+    """Typer group that turns every error into one stderr line and an exit code.
+    Every ruleset command gets the shared ``--option NAME=VALUE``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.name == "linguo":
+            for name, command in self.commands.items():
+                if name not in NOT_RULESET_COMMANDS:
+                    _add_option_parameter(command)
 
     def invoke(self, ctx: Any) -> Any:
         try:

@@ -1024,6 +1024,14 @@ def to_plain(node: Any) -> Any:
     return node
 
 
+def keep_refusal(exc: InputError, located: InputError) -> None:
+    """Carry the refusal code and rule of ``exc`` (a bad option's) over to
+    its placed copy, for the error object."""
+    for attr in ("refusal", "rule"):
+        if getattr(exc, attr, None) is not None:
+            setattr(located, attr, getattr(exc, attr))
+
+
 def relocated(exc: InputError, doc: Document) -> InputError:
     """``exc`` with every diagnostic that has no ``line:col`` yet placed in
     ``doc`` by its field path (semantic errors found after schema validation)."""
@@ -1034,6 +1042,7 @@ def relocated(exc: InputError, doc: Document) -> InputError:
         out.append(d)
     located = InputError(out)
     located.code = exc.code
+    keep_refusal(exc, located)
     return located
 
 
@@ -1055,6 +1064,7 @@ def locate_errors(exc: InputError, request_doc: Document | None = None,
         out.append(d)
     located = InputError(out)
     located.code = exc.code
+    keep_refusal(exc, located)
     return located
 
 

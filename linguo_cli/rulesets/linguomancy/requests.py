@@ -67,13 +67,17 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
     ``dice`` overrides the request's own ``rolls``/``seed``. Raises
     :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
     :class:`~linguo_cli.core.errors.DiceError` when scripted faces run out or are
-    left unused, :class:`InputError` for semantic errors.
+    left unused, :class:`InputError` for semantic errors (an unknown option
+    name or value among them, at ``options.NAME``).
     """
     if dice is None:
         if request.get("rolls") is not None and request.get("seed") is not None:
             raise InputError(Diagnostic(
                 "request", "seed", "give rolls or seed, not both (rolls would be used)"))
         dice = make_source(request.get("rolls"), request.get("seed"))
+    from linguo_cli.rulesets.linguomancy import options
+
+    request = options.apply(request)  # named options -> the fields the rules read
     result = handler_for(str(request.get("kind")))(request, dice)
     dice.finish()
     result["rolls_used"] = list(dice.used)

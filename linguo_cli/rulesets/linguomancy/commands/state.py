@@ -20,6 +20,7 @@ from linguo_cli.cli.options import (
     dice_from_options,
     parse_mods,
     run_request,
+    with_command_line_options,
 )
 from linguo_cli.core.errors import InputError, UsageError
 
@@ -82,7 +83,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
 
     if output and in_place:
         raise UsageError("give -o FILE or --in-place, not both")
-    request = dict(request)
+    request = with_command_line_options(dict(request))
     request["state"] = state_io.to_plain(state_doc.data)
     state_io.validate(state_io.Document("<options>", request), "request")
     try:
