@@ -30,7 +30,7 @@ def test_bad_command_line_options() -> None:
     bad = run_cli("attack", "--ac", "15", "--rolls", "14", "--json",
                   "--option", "partial_success_hits=maybe")
     assert bad.exit_code == 3
-    assert json.loads(bad.stdout)["error"]["rule"] == "A1"
+    assert json.loads(bad.stdout)["error"]["rule"] == "A1"  # the option table's check
 
 
 def test_command_line_wins_over_the_request(tmp_path: Path) -> None:
@@ -47,7 +47,7 @@ def test_a_state_option_is_placed_in_the_state_file(tmp_path: Path) -> None:
     state.write_text("entities: []\noptions: {partial_success_hits: 1}\n", encoding="utf-8")
     run = run_cli("rest", str(state), "--long")
     assert run.exit_code == 3
-    assert f"{state}:2:" in run.stderr and "state.options.partial_success_hits" in run.stderr
+    assert f"{state}:2:" in run.stderr and "options.partial_success_hits" in run.stderr
 
 
 def test_turn_attack_steps_follow_the_state_option_unless_the_request_overrides(
@@ -72,3 +72,15 @@ def test_turn_attack_steps_follow_the_state_option_unless_the_request_overrides(
     assert hits(None) is False
     assert hits({"partial_success_hits": True}) is True
     assert hits({"partial_success_hits": True}, "--option", "partial_success_hits=false") is False
+
+
+def test_the_options_schema_lists_exactly_the_option_table() -> None:
+    from linguo_cli.rulesets.linguomancy import packaged
+    from linguo_cli.rulesets.linguomancy.options import OPTIONS
+
+    defs = json.loads(packaged("schemas/defs.schema.json").read_text(encoding="utf-8"))
+    props = defs["$defs"]["options"]["properties"]
+    assert sorted(props) == sorted(OPTIONS.options)
+    for name, option in OPTIONS.options.items():
+        assert props[name]["type"] == {bool: "boolean", int: "integer", str: "string"}[
+            type(option.default)]
