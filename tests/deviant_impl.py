@@ -22,6 +22,7 @@ from typing import Any
 
 from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice
+from linguo_cli.core.error_object import error_object
 from linguo_cli.core.errors import LinguoError
 from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
@@ -66,25 +67,26 @@ def deviate(request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def answer(text: str) -> tuple[dict[str, Any] | None, int, str]:
-    """``(result, 0, "")`` or ``(None, code, message)`` for one request text."""
+def answer(text: str) -> tuple[dict[str, Any] | None, int, str, Any]:
+    """``(result, 0, "", None)`` or ``(None, code, message, error object)`` for
+    one request text (linguo's own error object: only natural 20s deviate)."""
     try:
         request = json.loads(text)
         if not isinstance(request, dict):
-            return None, 3, "a request must be a JSON object"
+            return None, 3, "a request must be a JSON object", None
         SCHEMAS.validate(Document("<request>", request), "request")
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
         result = requests.resolve(json.loads(text), dice)
     except ValueError as exc:
-        return None, 3, f"not JSON: {exc}"
+        return None, 3, f"not JSON: {exc}", None
     except LinguoError as exc:
-        return None, exc.code, exc.message
-    return deviate(request, result), 0, ""
+        return None, exc.code, exc.message, error_object(exc)
+    return deviate(request, result), 0, "", None
 
 
 def main(argv: list[str]) -> int:
     if "--batch" not in argv:
-        result, code, message = answer(sys.stdin.read())
+        result, code, message, _ = answer(sys.stdin.read())
         if result is None:
             sys.stderr.write(f"deviant: {message}\n")
             return code
@@ -97,8 +99,9 @@ def main(argv: list[str]) -> int:
     for line in sys.stdin:
         if not line.strip():
             continue
-        result, code, message = answer(line)
-        reply = result if result is not None else {"error": code, "message": message}
+        result, code, message, error = answer(line)
+        reply = result if result is not None else {
+            "error": error or {"exit": code, "message": message}}
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0

@@ -40,6 +40,21 @@ EXIT_CODES_HELP = (
 )
 
 
+#: Top-level commands that are not a ruleset's (no ``--option``).
+NOT_RULESET_COMMANDS = frozenset({"golden", "verify", "adapter"})
+
+
+def _add_option_parameter(command: Any) -> None:
+    """Give ``command`` (and every command of a group) ``--option NAME=VALUE``."""
+    from linguo_cli.cli.options import option_parameter
+
+    for sub in getattr(command, "commands", {}).values():
+        _add_option_parameter(sub)
+    if not hasattr(command, "commands") and not any(
+            "--option" in getattr(p, "opts", ()) for p in command.params):
+        command.params.append(option_parameter())
+
+
 class LinguoGroup(TyperGroup):
     """Typer group that turns every error into one stderr line and an exit code.
 
@@ -47,12 +62,22 @@ class LinguoGroup(TyperGroup):
     default one, each as a group of its commands under its name (``linguo
     NAME ...``) and, hidden, under each alias. They are built on first use
     (:meth:`get_command`, :meth:`list_commands`), so a default-ruleset command
-    never scans the installed distributions."""
+    never scans the installed distributions. Every ruleset command gets the
+    shared ``--option NAME=VALUE``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.name == "linguo":
+            for name, command in self.commands.items():
+                if name not in NOT_RULESET_COMMANDS:
+                    _add_option_parameter(command)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
         if found is None and ctx.parent is None:
             found = _ruleset_group(cmd_name)
+            if found is not None:
+                _add_option_parameter(found)
         return found
 
     def list_commands(self, ctx: Any) -> list[str]:

@@ -104,7 +104,7 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
         raise relocated(exc, doc) from None
     if not valid_by_options:
         ruleset.validate(doc)
-    plain = to_plain(doc.data)
+    plain = with_command_line_options(to_plain(doc.data))
     try:
         result = requests.resolve_typed(plain, dice)
     except InputError as exc:
@@ -143,3 +143,50 @@ InPlaceOpt = Annotated[bool, typer.Option(
     "--in-place", help="Write the updated state back into the state file (atomically).")]
 
 
+
+
+# ---------------------------------------------------------------------------
+# --option NAME=VALUE: every ruleset command has it (added by cli.app)
+
+#: Where the ``--option`` values of the running command are kept (``ctx.meta``).
+OPTION_KEY = "linguo.options"
+
+
+def option_parameter() -> Any:
+    """The ``--option NAME=VALUE`` parameter (repeatable) that cli.app adds to
+    every ruleset command: the values are kept in the context for
+    :func:`with_command_line_options`, not passed to the command."""
+    from typer.core import TyperOption
+
+    def keep(ctx: Any, _param: Any, value: Any) -> None:
+        if value:
+            ctx.meta[OPTION_KEY] = list(value)
+
+    return TyperOption(param_decls=["--option"], multiple=True, expose_value=False,
+                       metavar="NAME=VALUE", callback=keep,
+                       help="A named option of the ruleset (repeatable), e.g. "
+                       "partial_success_hits=true; wins over the request's and the "
+                       "state's options.")
+
+
+def with_command_line_options(request: dict[str, Any]) -> dict[str, Any]:
+    """``request`` with the command line's ``--option`` values over its own
+    ``options`` (precedence: command line > request > state > default).
+    Raises :class:`~linguo_cli.core.options.OptionError` (exit 3, at
+    ``--option``) for an unknown name or value, :class:`UsageError` (exit 2)
+    for an item that is not NAME=VALUE."""
+    try:  # Typer >= 0.22 ships its own copy of Click
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older Typer on top of Click
+        from click.globals import (  # type: ignore[no-redef,import-not-found]
+            get_current_context,
+        )
+    ctx = get_current_context(silent=True)
+    items = ctx.meta.get(OPTION_KEY) if ctx is not None else None
+    if not items:
+        return request
+    from linguo_cli.core.requests import ruleset_of
+
+    given = ruleset_of(request).option_table().from_command_line(items)
+    own = request.get("options")
+    return {**request, "options": {**(own if isinstance(own, dict) else {}), **given}}

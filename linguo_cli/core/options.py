@@ -86,6 +86,15 @@ class Option:
         return f"{self.name}: " + " | ".join(_text(v) for v in self.values)
 
 
+def _json(value: Any) -> str:
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -127,18 +136,18 @@ class OptionTable:
         if given is None:
             return {}
         if not isinstance(given, Mapping):
-            raise OptionError(place, base, "must be a mapping {name: value}",
+            raise OptionError(place, base or "options", "must be a mapping {name: value}",
                               code=self.bad_option_code, rule=None)
         out: dict[str, OptionValue] = {}
         for name, value in given.items():
             option = self.options.get(str(name))
-            where = f"{base}.{name}"
+            where = f"{base}.{name}" if base else str(name)
             if option is None:
                 raise OptionError(place, where, f"unknown option {str(name)!r}; known: "
                                   + (", ".join(sorted(self.options)) or "none"),
                                   code=self.bad_option_code, rule=None)
             if not option.allows(value):
-                raise OptionError(place, where, f"{_text(value)!r} is not a value of "
+                raise OptionError(place, where, f"{_json(value)} is not a value of "
                                   f"{option.describe()}", code=self.bad_option_code,
                                   rule=option.rule or None)
             out[option.name] = value
@@ -156,7 +165,7 @@ class OptionTable:
                 raise UsageError(f"--option {item!r} is not NAME=VALUE")
             option = self.options.get(name)
             given[name] = option.read(text) if option is not None else text
-        return self.check(given, "--option", base="--option")
+        return self.check(given, "--option", base="")
 
     def effective(self, *layers: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         """Every option's value in effect: ``layers`` are already checked

@@ -70,6 +70,14 @@ def place_of(name: str, data: Any, path: list[Any], *, key: bool = False) -> str
     return f"{name}:{pos[0] + 1}:{pos[1] + 1}" if pos else name
 
 
+def keep_refusal(exc: InputError, located: InputError) -> None:
+    """Carry the refusal code and rule of ``exc`` (a bad option's) over to
+    its placed copy, for the error object."""
+    for attr in ("refusal", "rule"):
+        if getattr(exc, attr, None) is not None:
+            setattr(located, attr, getattr(exc, attr))
+
+
 def relocated(exc: InputError, doc: Document) -> InputError:
     """``exc`` with every diagnostic that has no ``line:col`` yet placed in
     ``doc`` by its field path (semantic errors found after schema validation)."""
@@ -80,6 +88,7 @@ def relocated(exc: InputError, doc: Document) -> InputError:
         out.append(d)
     located = InputError(out)
     located.code = exc.code
+    keep_refusal(exc, located)
     return located
 
 
@@ -101,6 +110,7 @@ def locate_errors(exc: InputError, request_doc: Document | None = None,
         out.append(d)
     located = InputError(out)
     located.code = exc.code
+    keep_refusal(exc, located)
     return located
 
 

@@ -188,8 +188,22 @@ function abilityModifier(entity, ability) { // D6
   return null;
 }
 
+// Linguomancy's options (golden/README.md, Options): name -> JSON type, rule.
+const OPTIONS = { partial_success_hits: { type: 'boolean', rule: 'A1' } };
+
+function optionsOf(req) {
+  const given = req.options || {};
+  for (const [name, value] of Object.entries(given)) {
+    const option = OPTIONS[name];
+    if (!option) throw new Refusal(3, `unknown option ${name}`);
+    if (typeof value !== option.type) throw new Refusal(3, `bad value for ${name}`, option.rule);
+  }
+  return given;
+}
+
 function resolveTest(req, rules) {
   const kind = req.kind;
+  const options = optionsOf(req);
   const entity = req.entity;
   const modifiers = (req.modifiers || []).map((m) => ({ label: m.label || 'modifier', value: m.value }));
   let automatic = null;
@@ -248,7 +262,9 @@ function resolveTest(req, rules) {
     out.success = out.degree === 'success' || out.degree === 'critical_success';
   }
   if (kind === 'attack') {
-    const partialHits = !!req.partial_success_hits && out.degree === 'partial_success';
+    const setting = 'partial_success_hits' in req ? req.partial_success_hits
+      : options.partial_success_hits; // the request's own field wins over options
+    const partialHits = !!setting && out.degree === 'partial_success';
     out.hit = out.success || partialHits;
     out.critical_hit = automatic ? false : out.degree === 'critical_success';
     out.critical_miss = out.degree === 'critical_failure';

@@ -53,4 +53,6 @@ RULESET = Ruleset(
     schemas=packaged("schemas"),
     suite=packaged("suite"),
     commands=f"{_PKG}.commands:mount",
+    options=f"{_PKG}.options:OPTIONS",
+    preparer=f"{_PKG}.options:apply",
 )

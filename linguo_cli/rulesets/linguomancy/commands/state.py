@@ -20,6 +20,7 @@ from linguo_cli.cli.options import (
     dice_from_options,
     parse_mods,
     run_request,
+    with_command_line_options,
 )
 from linguo_cli.core.errors import InputError, UsageError
 
@@ -87,7 +88,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
 
     if output and in_place:
         raise UsageError("give -o FILE or --in-place, not both")
-    request = dict(request)
+    request = with_command_line_options(dict(request))
     request["state"] = to_plain(state_doc.data)
     SCHEMAS.validate(Document("<options>", request), "request")
     try:
