@@ -355,6 +355,16 @@ def _consequence_line(c: dict[str, Any]) -> str:
 
 
 def _cast_text(console: Any, r: dict[str, Any]) -> None:
+    """A cast (F1-F5): cost and Flux, Adjectives and Hand points, each test,
+    the amount, then what changed per entity, overclocking and notes."""
+    _cast_header(console, r)
+    _cast_hands(console, r)
+    for t in r.get("tests") or []:
+        _cast_test_line(console, r, t)
+    _cast_outcome(console, r)
+
+
+def _cast_header(console: Any, r: dict[str, Any]) -> None:
     from rich.markup import escape
 
     sample = " (sample idiom)" if r.get("sample") else ""
@@ -367,6 +377,12 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
     if r["overclocked"]:
         line += f"  [bold yellow]OVERCLOCKED[/bold yellow], {r['missing']} missing"
     console.print(line)
+
+
+def _cast_hands(console: Any, r: dict[str, Any]) -> None:
+    """Adjectives, Hand points (P5), maintenance (P6) and the save DC (S3)."""
+    from rich.markup import escape
+
     for a in r.get("adjectives") or []:
         console.print(f"Adjective {escape(a['name'])}: {escape(a['effect'])} (not enforced)")
     if r.get("hands_free") is not None:
@@ -377,22 +393,33 @@ def _cast_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"[yellow]not maintained:[/yellow] {escape(r['not_maintained'])}")
     if r.get("save_dc") is not None:
         console.print(f"save DC {r['save_dc']}")
-    for t in r.get("tests") or []:
-        if t["natural"] is None:
-            what = "no die rolled"
-        else:
-            mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
-                           f"{escape(m['label'])}" for m in t.get("modifiers") or [])
-            what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
-        verdict = degree_markup(t["degree"])
-        if t["kind"] == "attack":
-            verdict += "  HIT" if t.get("hit") else "  MISS"
-        elif t["kind"] == "save":
-            effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
-                "effect")
-            verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
-                f" ({effect} effect)" if effect else "")
-        console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
+
+
+def _cast_test_line(console: Any, r: dict[str, Any], t: dict[str, Any]) -> None:
+    """One attack roll or saving throw of a cast, with its verdict."""
+    from rich.markup import escape
+
+    if t["natural"] is None:
+        what = "no die rolled"
+    else:
+        mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
+                       f"{escape(m['label'])}" for m in t.get("modifiers") or [])
+        what = f"d20 {t['natural']}{mods} = {t['total']} vs {t['target']}"
+    verdict = degree_markup(t["degree"])
+    if t["kind"] == "attack":
+        verdict += "  HIT" if t.get("hit") else "  MISS"
+    elif t["kind"] == "save":
+        effect = ((r.get("entities") or {}).get(t["entity"], {}).get("test") or {}).get(
+            "effect")
+        verdict += ("  SAVES" if t.get("success") else "  FAILS") + (
+            f" ({effect} effect)" if effect else "")
+    console.print(f"  {t['kind']} on {escape(t['entity'])}: {what} {verdict}")
+
+
+def _cast_outcome(console: Any, r: dict[str, Any]) -> None:
+    """The amount, the check bonus, each entity's changes, overclocking, notes."""
+    from rich.markup import escape
+
     amount = r.get("amount")
     if amount:
         word = "healing" if "full_restoration" in amount else "damage"
