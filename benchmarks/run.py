@@ -821,6 +821,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2,
                         help="with --baseline: measurements of each figure per installation, "
                         "in alternating order (default 2; the best is kept)")
+    parser.add_argument("--compare-only", action="store_true",
+                        help="skip the first table: only the comparison with --baseline")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-state-io", nargs=2, metavar=("STATE", "OUT"),
                         help=argparse.SUPPRESS)
@@ -852,7 +854,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'figure':<62} {'measured':<38} {'budget':<22} mark")
     print("-" * 130)
     rows: list[Row] = []
-    for name in wanted:
+    for name in [] if args.compare_only and args.baseline != "none" else wanted:
         got = run_group(name, args)
         for row in got:
             print_row(row)
