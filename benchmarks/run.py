@@ -751,7 +751,7 @@ def compare_row(cur: Row, base: Row | None) -> Row:
 
 
 def _short(row: Row) -> str:
-    return row.measured.split(" (")[0].split(",  peak")[0]
+    return row.measured.split(" (")[0].split(", peak")[0]
 
 
 
