@@ -3,7 +3,8 @@
 
 Run from the repository root, in the environment linguo is installed in::
 
-    python benchmarks/run.py                 # every figure (about 1-2 minutes)
+    python benchmarks/run.py                 # every figure, then against 3e79094 (~10 minutes)
+    python benchmarks/run.py --baseline none # every figure (about 1-2 minutes)
     python benchmarks/run.py --only cold,checks --runs 20
     python benchmarks/run.py --json figures.json --strict
 
@@ -31,6 +32,20 @@ How figures are taken (budgets hold on the project's 2-core machine):
 * generated states: ``linguo turn`` on a state file of N entities written to
   a temporary folder, in a child process: wall time and the child's peak
   resident memory (``wait4`` ``ru_maxrss``).
+
+Against a previous commit (``--baseline REV``, default 3e79094, the main
+before the package moved into layers; ``--baseline none`` skips it): the
+commit is taken with ``git archive``, built with ``pip wheel`` and installed
+into a virtual environment under ``.benchmarks/`` (``--cache-dir``), with its
+dependencies at the versions of this environment (only pip needs the package
+registries; the environment is reused while those versions stay the same).
+Then every figure is measured again for this checkout and for the baseline,
+each in a child process of its own interpreter running this script, in
+alternating order for ``--rounds`` rounds (the best of each kept), and
+printed as a cost ratio, this / baseline (a rate inverted), with the budget
+``<= 1.10x`` (at most 10 % worse) and PASS/MISS. The cold start compares the
+ratio to ``python -c pass`` measured beside each; growth ratios are not
+compared.
 """
 
 from __future__ import annotations
@@ -68,6 +83,58 @@ class Row:
     budget: str
     mark: str  # PASS, MISS, INFO, SKIP, ERROR
     value: float | None = None
+    #: ``value`` is a rate (more is better); else a cost (time, memory, a ratio).
+    higher_better: bool = False
+    #: Compared with the baseline (``--baseline``); not for ratios of ratios.
+    compared: bool = True
+
+
+# ---------------------------------------------------------------------------
+# Where linguo's modules are: the same script measures this checkout and the
+# wheel of an earlier commit (``--baseline``), whose package may be laid out
+# differently. The first importable name wins.
+
+_MODULES: dict[str, tuple[str, ...]] = {
+    "requests": ("linguo_cli.core.requests", "linguo_cli.rulesets.linguomancy.requests",
+                 "linguo_cli.requests"),
+    "golden": ("linguo_cli.conformance.golden", "linguo_cli.golden"),
+    "state_io": ("linguo_cli.io.state_io", "linguo_cli.state_io"),
+    "errors": ("linguo_cli.core.errors", "linguo_cli.errors"),
+    "state_commands": ("linguo_cli.rulesets.linguomancy.commands.state", "linguo_cli.cli"),
+}
+
+
+def _layered_state_io() -> Any:
+    """The functions the figures use from ``state_io``, in the io layer's
+    modules (io/document, io/read, io/write; Linguomancy's SCHEMAS)."""
+    from types import SimpleNamespace
+
+    from linguo_cli.io import document, read, write
+    from linguo_cli.rulesets.linguomancy import state
+
+    return SimpleNamespace(
+        Document=document.Document, to_plain=document.to_plain, load=read.load,
+        parse=read.parse, atomic_write=write.atomic_write, dump_document=write.dump_document,
+        validate=state.SCHEMAS.validate, entities_of=state.entities_of)
+
+
+def mod(name: str) -> Any:
+    """linguo's module ``name`` (a key of :data:`_MODULES`), wherever this
+    installation has it."""
+    import importlib
+
+    if name == "state_io":
+        try:
+            return _layered_state_io()
+        except ModuleNotFoundError:
+            pass
+    for candidate in _MODULES[name]:
+        try:
+            return importlib.import_module(candidate)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not candidate.startswith(exc.name):
+                raise
+    raise NotAvailable(f"no module for {name!r} in this linguo")
 
 
 # ---------------------------------------------------------------------------
@@ -191,23 +258,24 @@ def golden_cases() -> list[Any]:
     """Every case of the shipped golden suite (loaded once)."""
     global _CASES
     if _CASES is None:
-        from linguo_cli.conformance import golden
-
+        golden = mod("golden")
         _CASES = golden.load_cases(golden.default_suite_dir())
     return _CASES
 
 
 def kind_available(kind: str) -> bool:
-    from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
-
+    try:  # the layered package: handlers are named by the ruleset
+        from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
+    except ModuleNotFoundError:
+        HANDLERS = mod("requests").HANDLERS
     return kind in HANDLERS
 
 
 def templates(kind: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True
               ) -> list[dict[str, Any]]:
     """Requests of ``kind`` from golden cases that resolve without error."""
-    from linguo_cli.core import requests
-    from linguo_cli.core.errors import LinguoError
+    linguo_error = mod("errors").LinguoError
+    requests = mod("requests")
 
     if not kind_available(kind):
         raise NotAvailable(f"no '{kind}' request kind yet")
@@ -218,7 +286,7 @@ def templates(kind: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True
             continue
         try:
             requests.resolve(json.loads(json.dumps(req)))
-        except LinguoError:
+        except linguo_error:
             continue
         out.append(json.loads(json.dumps(req)))
     return out
@@ -261,9 +329,7 @@ def bench_cold(args: argparse.Namespace) -> list[Row]:
 
 def bench_checks(args: argparse.Namespace) -> list[Row]:
     """Resolved checks per second, in-process (schema-valid requests)."""
-    from linguo_cli.core import requests
-    from linguo_cli.io.document import Document
-    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
+    state_io, requests = mod("state_io"), mod("requests")
 
     reqs = [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
              "rolls": [face]} for face in range(1, 21)]
@@ -280,21 +346,21 @@ def bench_checks(args: argparse.Namespace) -> list[Row]:
 
     rate = per_second(one)
     rows = [Row("in-process", "resolved checks (d20 test, requests.resolve)", fmt_rate(rate),
-                ">= 150,000/s", mark(rate >= 150_000), rate)]
+                ">= 150,000/s", mark(rate >= 150_000), rate, higher_better=True)]
     req = reqs[11]
 
     def validated() -> None:
-        SCHEMAS.validate(Document("<bench>", req), "request")
+        state_io.validate(state_io.Document("<bench>", req), "request")
         requests.resolve(req)
 
     v_rate = per_second(validated)
-    rows.append(Row("in-process", "checks incl. schema validation (SCHEMAS.validate)",
-                    fmt_rate(v_rate), "-", "INFO", v_rate))
+    rows.append(Row("in-process", "checks incl. schema validation (state_io.validate)",
+                    fmt_rate(v_rate), "-", "INFO", v_rate, higher_better=True))
     return rows
 
 
 def _cycle(reqs: list[dict[str, Any]]) -> Callable[[], Any]:
-    from linguo_cli.core import requests
+    requests = mod("requests")
 
     state = {"i": 0}
 
@@ -341,7 +407,7 @@ def turn_request(entities: int = 4) -> dict[str, Any]:
 
 def bench_turns(args: argparse.Namespace) -> list[Row]:
     """Five-step turns per second, in-process (a 4-entity state)."""
-    from linguo_cli.core import requests
+    requests = mod("requests")
 
     if not kind_available("turn"):
         raise NotAvailable("no 'turn' request kind yet")
@@ -349,7 +415,8 @@ def bench_turns(args: argparse.Namespace) -> list[Row]:
     requests.resolve(req)  # legal, or the figure reports the error
     rate = per_second(lambda: requests.resolve(req))
     return [Row("in-process", "five-step turns (one entity of 4, requests.resolve)",
-                fmt_rate(rate), ">= 10,000/s", mark(rate >= 10_000), rate)]
+                fmt_rate(rate), ">= 10,000/s", mark(rate >= 10_000), rate,
+                higher_better=True)]
 
 
 def bench_damage(args: argparse.Namespace) -> list[Row]:
@@ -359,12 +426,12 @@ def bench_damage(args: argparse.Namespace) -> list[Row]:
         raise NotAvailable("no resolvable damage case in the golden suite yet")
     rate = per_second(_cycle(reqs))
     return [Row("in-process", f"damage applications ({len(reqs)} golden requests cycled)",
-                fmt_rate(rate), "-", "INFO", rate)]
+                fmt_rate(rate), "-", "INFO", rate, higher_better=True)]
 
 
 def bench_golden(args: argparse.Namespace) -> list[Row]:
     """The whole golden suite in-process: load, validate, resolve, compare."""
-    from linguo_cli.conformance import golden
+    golden = mod("golden")
 
     best = float("inf")
     n = failed = 0
@@ -393,19 +460,17 @@ def _verify_help() -> str:
 def _big_suite(folder: Path, minimum: int) -> int:
     """Copy the golden suite into ``folder`` until it holds >= ``minimum``
     cases (ids and descriptions made unique); returns the case count."""
-    from linguo_cli.conformance import golden
-    from linguo_cli.io.document import to_plain
-    from linguo_cli.io.read import load
+    golden, state_io = mod("golden"), mod("state_io")
 
     root = golden.default_suite_dir()
     files = golden.case_files(root)
-    per_copy = sum(len(to_plain(load(str(p)).data)["cases"]) for p in files)
+    per_copy = sum(len(state_io.to_plain(state_io.load(str(p)).data)["cases"]) for p in files)
     if per_copy == 0:
         raise NotAvailable("the golden suite is empty")
     copies = max(1, -(-minimum // per_copy))
     for k in range(copies):
         for path in files:
-            data = to_plain(load(str(path)).data)
+            data = state_io.to_plain(state_io.load(str(path)).data)
             for case in data["cases"]:
                 case["description"] = f"{case['description']} (copy {k})"
             rel = path.relative_to(root)
@@ -435,13 +500,13 @@ def bench_batch(args: argparse.Namespace) -> list[Row]:
     rate = n / best
     return [Row("golden", f"batch verify, echo adapter ({n} cases, one process)",
                 f"{fmt_rate(rate)} ({fmt_ms(best)})", ">= 2,000 cases/s",
-                mark(rate >= 2000), rate)]
+                mark(rate >= 2000), rate, higher_better=True)]
 
 
 def bench_odds(args: argparse.Namespace) -> list[Row]:
     """Exact odds of a check with advantage: time per call, every call on a
     different (modifier, DC) so no cache answers it."""
-    from linguo_cli.core import requests
+    requests = mod("requests")
 
     if not kind_available("odds"):
         raise NotAvailable("no 'odds' request kind yet")
@@ -488,11 +553,9 @@ def write_state(path: Path, n: int) -> None:
 
 def child_state_io(path: str, out: str) -> None:
     """Child mode: load + validate + entities + write one state (no rules)."""
-    from linguo_cli.io.write import atomic_write, dump_document
-    from linguo_cli.rulesets.linguomancy.commands.state import load_state
-
-    doc = load_state(path)
-    atomic_write(out, dump_document(doc))
+    state_io = mod("state_io")
+    doc = mod("state_commands").load_state(path)
+    state_io.atomic_write(out, state_io.dump_document(doc))
 
 
 def write_state_json(path: Path, n: int) -> None:
@@ -571,7 +634,149 @@ def _growth_row(what: str, times: dict[int, float]) -> list[Row]:
     measured = (f"{high * 1e6:,.0f} us/entity vs {low * 1e6:,.0f} us/entity "
                 f"= {ratio:.2f}x")
     return [Row("states", f"{what}: growth (cost per entity 1k-10k vs 100-1k)", measured,
-                "<= 1.5x (linear)", mark(ratio <= 1.5), ratio)]
+                "<= 1.5x (linear)", mark(ratio <= 1.5), ratio, compared=False)]
+
+
+# ---------------------------------------------------------------------------
+# Comparison with a previous commit (--baseline)
+
+#: The previous main: the last commit before the package moved into layers (#14).
+DEFAULT_BASELINE = "3e79094"
+#: A figure of this checkout may be at most this much worse than the baseline's.
+BASELINE_BUDGET = 1.10
+
+
+@dataclass
+class Install:
+    """One linguo installation to measure: its interpreter (its ``linguo``
+    console script is beside it) and a label."""
+
+    label: str
+    python: str
+
+
+def repo_root() -> Path:
+    """The git checkout this script belongs to."""
+    out = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+def baseline_install(rev: str, cache: Path) -> Install:
+    """A virtual environment holding a wheel of commit ``rev``, built once
+    under ``cache`` (``git archive`` of the commit -> ``pip wheel`` -> a venv
+    with the wheel installed, its dependencies at the versions this
+    environment has, from the package registries) and reused while those
+    versions stay the same."""
+    import io
+    import tarfile
+
+    root = repo_root()
+    sha = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    home = cache.resolve() / f"baseline-{sha[:12]}"
+    python = home / "venv" / "bin" / "python"
+    marker, pins = home / "installed", home / "constraints.txt"
+    quiet = ["-q", "--disable-pip-version-check"]
+    freeze = subprocess.run([sys.executable, "-m", "pip", "freeze", *quiet, "--exclude", "linguo"],
+                            capture_output=True, text=True, check=True).stdout
+    wanted = "".join(line + "\n" for line in freeze.splitlines()
+                     if "==" in line and not line.startswith("-"))
+    if marker.exists() and python.exists() and pins.read_text(encoding="utf-8") == wanted:
+        return Install(f"{rev} ({sha[:9]})", str(python))
+    if home.exists():
+        shutil.rmtree(home)
+    src, wheels = home / "src", home / "wheels"
+    src.mkdir(parents=True)
+    print(f"building a wheel of {rev} ({sha[:9]}) into {home} ...", flush=True)
+    archive = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", sha],
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(src, filter="data")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", *quiet, "--no-deps", "-w", str(wheels),
+                    str(src)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
+    wheel = next(wheels.glob("*.whl"))
+    pins.write_text(wanted, encoding="utf-8")  # the dependencies at this environment's versions
+    subprocess.run([str(python), "-m", "pip", "install", *quiet, "-c", str(pins), str(wheel)],
+                   check=True)
+    marker.write_text(f"{sha}\n", encoding="utf-8")
+    return Install(f"{rev} ({sha[:9]})", str(python))
+
+
+def measure_in(install: Install, group: str, args: argparse.Namespace) -> list[Row]:
+    """The rows of figure ``group`` measured by this script run under
+    ``install``'s interpreter (its linguo, its console script)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
+        cmd = [install.python, str(Path(__file__).resolve()), "--child", "--only", group,
+               "--runs", str(args.runs), "--sizes", args.sizes, "--json", out.name]
+        env = child_env()
+        env.pop("PYTHONPATH", None)  # each installation imports its own linguo_cli only
+        proc = subprocess.run(cmd, capture_output=True, env=env, cwd=str(HERE.parent))
+        if proc.returncode != 0:
+            tail = proc.stderr.decode(errors="replace").strip().splitlines()[-2:]
+            return [Row(group, group, f"error: {' | '.join(tail)}"[:120], "-", "ERROR")]
+        return [Row(**r) for r in json.load(out)]
+
+
+def _key(row: Row) -> str:
+    """A figure's name without the counts in parentheses (which may differ)."""
+    import re
+
+    return re.sub(r"\s*\([^)]*\d[^)]*\)", "", row.figure).strip()
+
+
+def _best(rows: list[Row], row: Row) -> Row:
+    """Of repeated measurements of one figure, the least disturbed."""
+    same = [r for r in rows if _key(r) == _key(row) and r.value is not None]
+    if not same:
+        return row
+    pick = max if row.higher_better else min
+    return pick(same, key=lambda r: r.value if r.value is not None else 0.0)
+
+
+def compare(args: argparse.Namespace, wanted: list[str], baseline: Install) -> list[Row]:
+    """Every figure of ``wanted`` measured for this checkout and ``baseline``
+    in turn (the order alternating over ``--rounds``, the best of each kept);
+    one row per figure: both values and the cost ratio (this / baseline, a
+    rate inverted), PASS when at most :data:`BASELINE_BUDGET`."""
+    current = Install("this checkout", sys.executable)
+    out: list[Row] = []
+    for group in wanted:
+        got: dict[str, list[Row]] = {"cur": [], "base": []}
+        for rnd in range(args.rounds):
+            order = [("cur", current), ("base", baseline)]
+            for name, install in order if rnd % 2 == 0 else order[::-1]:
+                got[name] += measure_in(install, group, args)
+        firsts = [r for i, r in enumerate(got["cur"])
+                  if _key(r) not in {_key(x) for x in got["cur"][:i]}]
+        for row in firsts:
+            cur = _best(got["cur"], row)
+            base_rows = [r for r in got["base"] if _key(r) == _key(row)]
+            result = compare_row(cur, _best(got["base"], base_rows[0]) if base_rows else None)
+            print_row(result, width=52)
+            out.append(result)
+    return out
+
+
+def compare_row(cur: Row, base: Row | None) -> Row:
+    """One comparison row: ``value`` is the cost ratio this / baseline."""
+    name = cur.figure.strip()
+    if not cur.compared or cur.value is None or base is None or base.value is None \
+            or base.value <= 0 or cur.value <= 0:
+        why = "not compared" if not cur.compared else (
+            "no baseline figure" if base is None or base.value is None else "no figure")
+        return Row(cur.group, name, f"{cur.measured} | {base.measured if base else '-'}",
+                   why, "INFO", None, compared=False)
+    ratio = base.value / cur.value if cur.higher_better else cur.value / base.value
+    verdict = mark(ratio <= BASELINE_BUDGET)
+    return Row(cur.group, name, f"{_short(cur)} vs {_short(base)} = {ratio:.2f}x",
+               f"<= {BASELINE_BUDGET:.2f}x", verdict, ratio)
+
+
+def _short(row: Row) -> str:
+    return row.measured.split(" (")[0].split(", peak")[0]
+
 
 
 # ---------------------------------------------------------------------------
@@ -602,7 +807,20 @@ BUDGETS = {
 
 
 def print_row(row: Row, width: int = 62) -> None:
-    print(f"{row.figure:<{width}} {row.measured:<38} {row.budget:<22} {row.mark}", flush=True)
+    measured = 38 + 62 - width
+    print(f"{row.figure:<{width}} {row.measured:<{measured}} {row.budget:<22} {row.mark}",
+          flush=True)
+
+
+def run_group(name: str, args: argparse.Namespace) -> list[Row]:
+    """The rows of one figure group; a missing command is SKIP, a crash ERROR."""
+    try:
+        return FIGURES[name](args)
+    except NotAvailable as exc:
+        return [Row(name, name, f"not available yet: {exc}", BUDGETS[name], "SKIP")]
+    except Exception as exc:  # a benchmark must report, not crash
+        return [Row(name, name, f"error: {type(exc).__name__}: {exc}"[:120],
+                    BUDGETS[name], "ERROR")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -616,11 +834,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a budget is missed")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, metavar="REV",
+                        help="also measure a wheel of this commit, built into a side virtual "
+                        "environment under --cache-dir, and print each figure's ratio with "
+                        f"the budget <= {BASELINE_BUDGET:.2f}x (default {DEFAULT_BASELINE}, the "
+                        "main before the move into layers); 'none' to skip")
+    parser.add_argument("--cache-dir", default=None,
+                        help="where baseline environments are kept (default: .benchmarks/ in "
+                        "the checkout)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="with --baseline: measurements of each figure per installation, "
+                        "in alternating order (default 2; the best is kept)")
+    parser.add_argument("--compare-only", action="store_true",
+                        help="skip the first table: only the comparison with --baseline")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-state-io", nargs=2, metavar=("STATE", "OUT"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child_state_io:
         child_state_io(*args.child_state_io)
+        return 0
+    if args.child:  # measure only, for compare(): the rows go to --json
+        rows = [r for name in args.only.split(",") for r in run_group(name, args)]
+        Path(args.json).write_text(json.dumps([asdict(r) for r in rows]), encoding="utf-8")
         return 0
     if args.runs < 10:
         parser.error("--runs must be at least 10")
@@ -642,17 +878,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'figure':<62} {'measured':<38} {'budget':<22} mark")
     print("-" * 130)
     rows: list[Row] = []
-    for name in wanted:
-        try:
-            got = FIGURES[name](args)
-        except NotAvailable as exc:
-            got = [Row(name, name, f"not available yet: {exc}", BUDGETS[name], "SKIP")]
-        except Exception as exc:  # a benchmark must report, not crash
-            got = [Row(name, name, f"error: {type(exc).__name__}: {exc}"[:120],
-                       BUDGETS[name], "ERROR")]
+    for name in [] if args.compare_only and args.baseline != "none" else wanted:
+        got = run_group(name, args)
         for row in got:
             print_row(row)
         rows.extend(got)
+    if args.baseline != "none":
+        cache = Path(args.cache_dir) if args.cache_dir else repo_root() / ".benchmarks"
+        baseline = baseline_install(args.baseline, cache)
+        print()
+        print(f"against {baseline.label}, a wheel in {Path(baseline.python).parent.parent} "
+              f"(each figure measured for both, {args.rounds} round(s), alternating):")
+        print(f"{'figure':<52} {'this vs baseline = cost ratio':<48} {'budget':<22} mark")
+        print("-" * 130)
+        rows.extend(compare(args, wanted, baseline))
     counts = {m: sum(r.mark == m for r in rows) for m in ("PASS", "MISS", "INFO", "SKIP",
                                                           "ERROR")}
     print("-" * 130)

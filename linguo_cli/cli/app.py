@@ -22,7 +22,7 @@ from typer.core import TyperGroup
 try:  # Typer >= 0.22 ships its own copy of Click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older Typer on top of Click
-    from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found]
+    from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found,assignment,unused-ignore]
 
 from linguo_cli.cli.options import (
     ExplainOpt,

@@ -91,7 +91,7 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
 
     ``valid_by_options``: the request was built by a one-off command whose
     option parsing already enforces every constraint of the schema (tested:
-    tests/test_cli_options_valid.py), so the jsonschema pass, which costs more
+    tests/linguomancy/test_cli_options_valid.py), so the jsonschema pass, which costs more
     than a third of a one-off ruling's start-up, is skipped."""
     from linguo_cli.core import requests
     from linguo_cli.io.document import Document, to_plain
