@@ -79,16 +79,40 @@ _MAX_DEPTH = 64
 
 
 def _engine_resolve(request: dict[str, Any]) -> dict[str, Any]:
-    """Resolve a validated request with its own ``rolls``/``seed``."""
-    from linguo_cli.rulesets.linguomancy import requests
+    """Resolve a validated request with its own ``rolls``/``seed`` (its JSON
+    form: the API hands out JSON-ready values)."""
+    from linguo_cli.core import requests
 
     return requests.resolve(request)
 
 
-def _state_io() -> Any:
-    from linguo_cli.io import state_io
+def _validate(doc: Any, name: str) -> None:
+    """A request document by its ruleset's validator; a state by
+    Linguomancy's schemas and checks (the API's states are Linguomancy's)."""
+    if name == "request":
+        from linguo_cli.core.requests import ruleset_of
 
-    return state_io
+        ruleset_of(doc.data).validate(doc)
+        return
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
+
+    SCHEMAS.validate(doc, name)
+
+
+def _state_io() -> Any:
+    """The io functions the API uses, by one name each."""
+    from types import SimpleNamespace
+
+    from linguo_cli.io import document, places, read, write
+    from linguo_cli.rulesets.linguomancy import state
+
+    return SimpleNamespace(
+        load=read.load, parse=read.parse, Document=document.Document,
+        to_plain=document.to_plain, field_path=places.field_path,
+        relocated=places.relocated, locate_errors=places.locate_errors, validate=_validate,
+        atomic_write=write.atomic_write, dump_yaml=write.dump_yaml,
+        dump_document=write.dump_document, entities_of=state.entities_of,
+        update_entities=state.update_entities)
 
 
 def _catalog_entries(kind: str, catalog: CatalogArg) -> list[dict[str, Any]]:
