@@ -178,7 +178,7 @@ def with_command_line_options(request: dict[str, Any]) -> dict[str, Any]:
     try:  # Typer >= 0.22 ships its own copy of Click
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - older Typer on top of Click
-        from click.globals import (  # type: ignore[no-redef,import-not-found]
+        from click.globals import (  # type: ignore[no-redef,import-not-found,unused-ignore]
             get_current_context,
         )
     ctx = get_current_context(silent=True)
