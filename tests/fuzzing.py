@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import InputError, LinguoError
+from linguo_cli.core.results import to_plain
 from linguo_cli.io import state_io
 from linguo_cli.rulesets.linguomancy import requests
 
@@ -507,7 +508,7 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     except Exception as exc:
         raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
     try:
-        result = requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed))
+        result = to_plain(requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed)))
     except LinguoError as exc:
         stats[f"exit {exc.code}"] += 1
         return
@@ -518,8 +519,8 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     if isinstance(result.get("state"), Mapping):
         check_state_in_range(result["state"])
     try:
-        again = requests.resolve(copy.deepcopy(dict(request)),
-                                 ScriptedDice(list(result["rolls_used"])))
+        again = to_plain(requests.resolve(copy.deepcopy(dict(request)),
+                                          ScriptedDice(list(result["rolls_used"]))))
     except Exception as exc:
         raise AssertionError(f"replay with rolls_used {result['rolls_used']} failed: "
                              f"{type(exc).__name__}: {exc}") from exc

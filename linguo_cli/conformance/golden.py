@@ -50,6 +50,7 @@ from typing import IO, Any
 
 from linguo_cli.core import error_object
 from linguo_cli.core.errors import Diagnostic, InputError, LinguoError, UsageError
+from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import packaged
 
 #: Name of the suite, announced in the batch protocol's hello line.
@@ -779,7 +780,7 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
         state_io.validate(state_io.Document("request", request), "request")
         # Golden requests never use chance: no ``rolls`` means no die at all.
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
-        return Reply(result=requests.resolve(request, dice))
+        return Reply(result=to_plain(requests.resolve(request, dice)))
     except LinguoError as exc:
         return Reply(error_code=exc.code, message=exc.message,
                      error=error_object.error_object(exc))
@@ -1303,7 +1304,8 @@ def answer(request: Any) -> dict[str, Any]:
         raise InputError(Diagnostic("<request>", "", "a request must be a JSON object"))
     state_io.validate(state_io.Document("<request>", request), "request")
     dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
-    return requests.resolve(request, dice)
+    plain: dict[str, Any] = to_plain(requests.resolve(request, dice))
+    return plain
 
 
 def _answer_line(text: str) -> dict[str, Any]:

@@ -4,11 +4,13 @@ Handlers return frozen dataclasses (a ruleset's result types); this module is
 the only place where they become plain JSON-ready values (dicts, lists,
 strings, numbers, booleans, ``None``). The conversion is generic:
 
+- a value with a ``__json__()`` method (a dataclass included) becomes what
+  that returns;
 - a dataclass becomes a dict of its fields in declaration order; a field whose
   metadata has ``json`` gives the key (e.g. ``field(metadata={"json": "in"})``),
   and a field whose value is :data:`OMIT` is left out (an optional key);
 - a ``tuple``/``list`` becomes a list, a ``Mapping`` a dict, an ``Enum`` its
-  ``value``, anything with a ``__json__()`` method what that returns;
+  ``value``;
 - strings, numbers, booleans and ``None`` stay as they are.
 
 The key ``rolls_used`` of a result (every result lists the dice faces it used)
@@ -66,6 +68,9 @@ def to_plain(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        own = getattr(value, "__json__", None)
+        if own is not None:
+            return to_plain(own())
         out: dict[str, Any] = {}
         last = OMIT
         for name, key in _fields_of(type(value)):

@@ -199,6 +199,7 @@ def _resolve(test_id: str) -> _Resolved:
     dice unless the case scripts them), keeping a refusal's rule ID."""
     from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.core.errors import LinguoError
+    from linguo_cli.core.results import to_plain
     from linguo_cli.io import state_io
     from linguo_cli.rulesets.linguomancy import requests
 
@@ -206,7 +207,7 @@ def _resolve(test_id: str) -> _Resolved:
     dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
     try:
         state_io.validate(state_io.Document("request", request), "request")
-        return _Resolved(requests.resolve(request, dice))
+        return _Resolved(to_plain(requests.resolve(request, dice)))
     except LinguoError as exc:
         return _Resolved(None, exc.code, getattr(exc, "rule", None))
 

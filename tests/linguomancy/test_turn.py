@@ -10,6 +10,7 @@ import pytest
 
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import DiceError, InputError, RulesError
+from linguo_cli.core.results import to_plain
 from linguo_cli.io import state_io
 from linguo_cli.rulesets.linguomancy import requests, turn
 from linguo_cli.rulesets.linguomancy.model import Entity
@@ -32,7 +33,8 @@ def play(entities: list[dict[str, Any]], turns: list[dict[str, Any]], rolls: Any
     if rolls is not None:
         req["rolls"] = list(rolls)
     state_io.validate(state_io.Document("request", copy.deepcopy(req)), "request")
-    return requests.resolve(req)
+    result: dict[str, Any] = to_plain(requests.resolve(req))
+    return result
 
 
 def illegal(entities: list[dict[str, Any]], turns: list[dict[str, Any]], rolls: Any = (),

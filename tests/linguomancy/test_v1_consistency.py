@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from linguo_cli.core.errors import InputError
+from linguo_cli.core.results import to_plain
 from linguo_cli.io import state_io
 
 from ..conftest import Run, run_cli
@@ -479,7 +480,7 @@ def test_what_linguo_writes_stays_consistent(a: dict[str, object], b: dict[str, 
         request = {**op, "state": state, "seed": seed + n}
         state_io.validate(state_io.Document("request", request), "request")
         try:
-            result = requests.resolve(request)
+            result = to_plain(requests.resolve(request))
         except RulesError:
             continue  # e.g. a death save by an entity that is not Dying
         state = {"entities": result["state"]["entities"]}

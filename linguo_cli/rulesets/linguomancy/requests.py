@@ -13,6 +13,7 @@ dispatches (lazily, so a check never imports the turn engine).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -24,7 +25,9 @@ from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
 from linguo_cli.rulesets.linguomancy.model import Modifier, TestKind, ability_modifier_from_score
 
-Handler = Callable[[Mapping[str, Any], DiceSource], dict[str, Any]]
+#: A handler returns its kind's result: a dict, or a typed result (a frozen
+#: dataclass with a ``rolls_used`` field, made JSON by ``core.results.to_plain``).
+Handler = Callable[[Mapping[str, Any], DiceSource], Any]
 
 #: kind -> "module:function" of its handler, imported on first use.
 HANDLERS: dict[str, str] = {
@@ -61,8 +64,10 @@ def _import_handler(target: str) -> Handler:
     return fn
 
 
-def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[str, Any]:
-    """Resolve one request (already schema-valid) and return its result dict.
+def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+    """Resolve one request (already schema-valid) and return its result: a
+    dict, or a typed result (:func:`linguo_cli.core.results.to_plain` gives
+    its JSON form).
 
     ``dice`` overrides the request's own ``rolls``/``seed``. Raises
     :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
@@ -76,6 +81,8 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
         dice = make_source(request.get("rolls"), request.get("seed"))
     result = handler_for(str(request.get("kind")))(request, dice)
     dice.finish()
+    if dataclasses.is_dataclass(result):
+        return dataclasses.replace(result, rolls_used=tuple(dice.used))  # type: ignore[type-var]
     result["rolls_used"] = list(dice.used)
     return result
 
