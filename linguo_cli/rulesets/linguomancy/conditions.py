@@ -139,6 +139,10 @@ class Effects:
         return ", ".join(words)
 
 
+#: No effect at all (what an entity holding no condition has).
+_NONE = Effects()
+
+
 def _effects_from(raw: Mapping[str, Any]) -> Effects:
     return Effects(
         no_actions=bool(raw.get("no_actions", False)),
@@ -224,7 +228,9 @@ class Catalog(core.Catalog[ConditionDef]):
         held = core.distinct(c.name for c in entity.conditions)
         if entity.exhaustion > 0 and not any(n.casefold() == "exhaustion" for n in held):
             held.append("Exhaustion")
-        found = self.held(held, Effects())
+        found = self.held(held, _NONE)
+        if not held:
+            return found.effects
         return replace(found.effects, conditions=found.conditions,
                        unenforced=found.unenforced, unknown=found.unknown)
 

@@ -220,7 +220,10 @@ class Entity(core_entity.Entity):
             "reaction_available": self.reaction_available,
         }
 
+    #: JSON form for :func:`linguo_cli.core.results.to_plain`: :meth:`as_dict`,
+    #: fresh JSON-ready values (taken as they are).
     __json__ = as_dict
+    __json_plain__ = True
 
     def ability(self, name: str) -> int | None:
         """The modifier for ability ``name``, or ``None`` when it has none."""

@@ -81,7 +81,10 @@ class StepReport:
     remaining: Remaining
     rules: tuple[str, ...]
 
+    __json_plain__ = True
+
     def __json__(self) -> dict[str, Any]:
+        """The step's JSON object: the detail's keys flattened in."""
         out: dict[str, Any] = {"step": self.step, "kind": self.kind,
                                "action_points": self.action_points,
                                "movement": self.movement}
@@ -152,7 +155,10 @@ class StateAfter:
     acted_this_round: tuple[str, ...]
     entities: tuple[Entity, ...]
 
+    __json_plain__ = True
+
     def __json__(self) -> dict[str, Any]:
+        """The state's JSON object (see the class docstring)."""
         out: dict[str, Any] = {k: to_plain(v) for k, v in self.fields.items()}
         out["round"] = self.round
         out["acted_this_round"] = list(self.acted_this_round)
