@@ -101,19 +101,29 @@ def _to_plain(value: Any) -> Any:
     if how == _JSON:
         return to_plain(value.__json__())
     if how == _WALK:
-        out: dict[str, Any] = {}
-        last = OMIT
-        for name, key in _fields_of(kind):
-            item = getattr(value, name)
-            if item is OMIT:
-                continue
-            if key == _LAST:
-                last = item
-                continue
-            out[key] = to_plain(item)
-        if last is not OMIT:
-            out[_LAST] = to_plain(last)
-        return out
+        return _walk(value, kind)
+    return _other(value)
+
+
+def _walk(value: Any, kind: type) -> dict[str, Any]:
+    """A dataclass without ``__json__``: its fields (see the module docstring)."""
+    out: dict[str, Any] = {}
+    last = OMIT
+    for name, key in _fields_of(kind):
+        item = getattr(value, name)
+        if item is OMIT:
+            continue
+        if key == _LAST:
+            last = item
+            continue
+        out[key] = to_plain(item)
+    if last is not OMIT:
+        out[_LAST] = to_plain(last)
+    return out
+
+
+def _other(value: Any) -> Any:
+    """Any value but a dataclass (see the module docstring)."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     if isinstance(value, Enum):
