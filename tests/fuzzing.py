@@ -530,7 +530,7 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     except Exception as exc:
         raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
     try:
-        result = requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed))
+        result = to_plain(requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed)))
     except LinguoError as exc:
         stats[f"exit {exc.code}"] += 1
         return
@@ -541,8 +541,8 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     if isinstance(result.get("state"), Mapping):
         check_state_in_range(result["state"])
     try:
-        again = requests.resolve(copy.deepcopy(dict(request)),
-                                 ScriptedDice(list(result["rolls_used"])))
+        again = to_plain(requests.resolve(copy.deepcopy(dict(request)),
+                                          ScriptedDice(list(result["rolls_used"]))))
     except Exception as exc:
         raise AssertionError(f"replay with rolls_used {result['rolls_used']} failed: "
                              f"{type(exc).__name__}: {exc}") from exc

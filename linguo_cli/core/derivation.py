@@ -24,6 +24,7 @@ class Step:
         return {"rule": self.rule, "text": self.text}
 
     __json__ = as_dict
+    __json_plain__ = True  # as_dict gives fresh JSON-ready values (core.results.to_plain)
 
 
 def rules_of(steps: Iterable[Step]) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from linguo_cli.core import dice, requests
+from linguo_cli.core.results import to_plain
 from linguo_cli.io.read import load
 from linguo_cli.rulesets.linguomancy import conditions, damage, dying, flux
 from linguo_cli.rulesets.linguomancy.model import Entity
@@ -340,8 +341,8 @@ def test_cli_natural_20_does_not_say_it_woke(tmp_path: Path) -> None:
 def test_turn_natural_20_death_save_does_not_wake_an_overclocked_entity() -> None:
     state = {"entities": [player(id="kael", conditions=[OVERCLOCKED_DYING[0],
                                                          OVERCLOCKED_DYING[1]])]}
-    r = requests.resolve({"kind": "turn", "state": state, "rolls": [20],
-                          "turns": [{"entity": "kael", "steps": []}]})
+    r = to_plain(requests.resolve({"kind": "turn", "state": state, "rolls": [20],
+                                   "turns": [{"entity": "kael", "steps": []}]}))
     assert "regains_consciousness" not in r["entities"]["kael"]["events"]
     after = r["state"]["entities"][0]
     assert after["hp"] == 1 and [c["name"] for c in after["conditions"]] == ["Unconscious"]

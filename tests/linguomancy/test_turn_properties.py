@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from linguo_cli.core import requests
 from linguo_cli.core.dice import ScriptedDice, SeededDice
 from linguo_cli.core.errors import RulesError
+from linguo_cli.core.results import to_plain
 from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
@@ -130,7 +131,7 @@ def test_generated_turns(hero: dict[str, Any], enemy: dict[str, Any],
                          ts: list[dict[str, Any]], seed: int) -> None:
     req = request([hero, enemy], ts)
     try:
-        result = requests.resolve(copy.deepcopy(req), SeededDice(seed))
+        result = to_plain(requests.resolve(copy.deepcopy(req), SeededDice(seed)))
     except RulesError as err:
         event(f"illegal ({err.rule})")
         # The refused step is the first illegal one: everything before it is legal.
@@ -170,7 +171,7 @@ def test_generated_turns(hero: dict[str, Any], enemy: dict[str, Any],
     assert result["state"]["round"] == expected[-1]
 
     # Replay from the printed faces gives the identical result.
-    again = requests.resolve(copy.deepcopy(req), ScriptedDice(result["rolls_used"]))
+    again = to_plain(requests.resolve(copy.deepcopy(req), ScriptedDice(result["rolls_used"])))
     assert again == result
 
 
@@ -181,7 +182,7 @@ def test_check_only_consumes_no_dice(hero: dict[str, Any], enemy: dict[str, Any]
     req = request([hero, enemy], ts)
     req["check"] = True
     try:
-        result = requests.resolve(req, ScriptedDice([]))
+        result = to_plain(requests.resolve(req, ScriptedDice([])))
     except RulesError:
         return
     assert result["rolls_used"] == []

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from linguo_cli.core.errors import MAX_DIAGNOSTICS, InputError
+from linguo_cli.core.results import to_plain
 from linguo_cli.io.document import Document
 from linguo_cli.io.read import load, parse
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
@@ -481,7 +482,7 @@ def test_what_linguo_writes_stays_consistent(a: dict[str, object], b: dict[str, 
         request = {**op, "state": state, "seed": seed + n}
         SCHEMAS.validate(Document("request", request), "request")
         try:
-            result = requests.resolve(request)
+            result = to_plain(requests.resolve(request))
         except RulesError:
             continue  # e.g. a death save by an entity that is not Dying
         state = {"entities": result["state"]["entities"]}

@@ -15,21 +15,32 @@ end of its holder's N-th turn that *starts after it was gained*.
 down at the end of each of the holder's turns, except for conditions gained
 during that very turn. A condition without a duration is never ended here.
 
+This module keeps Linguomancy's vocabulary (:class:`Effects`), its catalog
+entries (:class:`ConditionDef`: long rests, H9) and its C1 ruling on when a
+duration counts down; the neutral parts (held conditions, catalog lookup and
+combination, gain/remove/count down) are :mod:`linguo_cli.core.conditions`.
+
 Everything here is pure: entities are frozen and returned anew.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
+from linguo_cli.core import conditions as core
+from linguo_cli.core.conditions import Condition, gain, names, remove
 from linguo_cli.core.errors import Diagnostic, InputError
 from linguo_cli.rulesets.linguomancy import packaged
-from linguo_cli.rulesets.linguomancy.model import Condition, Entity
+from linguo_cli.rulesets.linguomancy.model import Entity
+
+__all__ = ["EFFECT_NAMES", "Catalog", "ConditionDef", "Effects", "catalog_from_request",
+           "default_catalog", "gain", "identities", "load_catalog", "names", "remove",
+           "tick_end_of_turn"]
 
 #: The closed effect vocabulary of a catalog entry (C2).
 EFFECT_NAMES: tuple[str, ...] = (
@@ -128,6 +139,10 @@ class Effects:
         return ", ".join(words)
 
 
+#: No effect at all (what an entity holding no condition has).
+_NONE = Effects()
+
+
 def _effects_from(raw: Mapping[str, Any]) -> Effects:
     return Effects(
         no_actions=bool(raw.get("no_actions", False)),
@@ -183,24 +198,9 @@ class ConditionDef:
 
 
 @dataclass(frozen=True, slots=True)
-class Catalog:
-    """A condition catalog: its entries in file order. Lookups ignore case."""
-
-    conditions: tuple[ConditionDef, ...]
-    name: str = "default"
-
-    def get(self, name: str) -> ConditionDef | None:
-        """The entry called ``name``, or ``None``."""
-        key = name.casefold()
-        for c in self.conditions:
-            if c.name.casefold() == key:
-                return c
-        return None
-
-    def enforced(self, name: str) -> bool:
-        """True when the catalog enforces an effect or a rule for ``name``."""
-        entry = self.get(name)
-        return entry is not None and entry.enforced
+class Catalog(core.Catalog[ConditionDef]):
+    """A condition catalog: its entries in file order. Lookups ignore case
+    (:class:`linguo_cli.core.conditions.Catalog`)."""
 
     def note(self, name: str) -> str | None:
         """The plain statement an output must carry when ``name`` has no
@@ -225,25 +225,14 @@ class Catalog:
         """The combined enforced effects of every condition ``entity`` holds
         (each name counts once), plus the catalog's ``Exhaustion`` effects
         while ``entity.exhaustion`` >= 1 (F5 tiers live in that field)."""
-        total = Effects()
-        names: list[str] = []
-        for c in entity.conditions:
-            if c.name.casefold() not in (n.casefold() for n in names):
-                names.append(c.name)
-        if entity.exhaustion > 0 and not any(n.casefold() == "exhaustion" for n in names):
-            names.append("Exhaustion")
-        for n in names:
-            entry = self.get(n)
-            if entry is None:
-                total = total.combine(Effects(unknown=(n,)))
-            elif entry.effects.empty:
-                if entry.enforced:  # enforced by rules elsewhere (Dying, Prone...)
-                    total = total.combine(Effects(conditions=(entry.name,)))
-                else:
-                    total = total.combine(Effects(unenforced=(entry.name,)))
-            else:
-                total = total.combine(replace(entry.effects, conditions=(entry.name,)))
-        return total
+        held = core.distinct(c.name for c in entity.conditions)
+        if entity.exhaustion > 0 and not any(n.casefold() == "exhaustion" for n in held):
+            held.append("Exhaustion")
+        found = self.held(held, _NONE)
+        if not held:
+            return found.effects
+        return replace(found.effects, conditions=found.conditions,
+                       unenforced=found.unenforced, unknown=found.unknown)
 
     def as_list(self) -> list[dict[str, Any]]:
         """The entries in the catalog-file shape (what a request inlines)."""
@@ -319,39 +308,6 @@ def _inline_catalog(text: str) -> Catalog:
 # Gaining, losing and counting down (C1)
 
 
-def gain(entity: Entity, name: str, source: str, turns: int | None) -> Entity:
-    """``entity`` with condition ``name`` gained from ``source`` for ``turns``
-    turns of its own (C1; ``None`` = no duration, until removed).
-
-    The same condition from the same source is held once: the longer
-    duration is kept (no duration is the longest). From another source it is
-    held again, separately (each source ends on its own).
-    """
-    if turns is not None and turns < 1:
-        raise ValueError(f"a condition lasts at least 1 turn, got {turns}")
-    new = Condition(name, source, turns)
-    kept: list[Condition] = []
-    merged = False
-    for c in entity.conditions:
-        if c.name == name and c.source == source and not merged:
-            merged = True
-            longer = (None if c.remaining_turns is None or turns is None
-                      else max(c.remaining_turns, turns))
-            kept.append(c if longer == c.remaining_turns else new)
-        else:
-            kept.append(c)
-    if not merged:
-        kept.append(new)
-    return replace(entity, conditions=tuple(kept))
-
-
-def remove(entity: Entity, name: str, source: str | None = None) -> Entity:
-    """``entity`` without condition ``name`` (only from ``source`` when given)."""
-    return replace(entity, conditions=tuple(
-        c for c in entity.conditions
-        if not (c.name == name and (source is None or c.source == source))))
-
-
 def identities(entity: Entity) -> frozenset[Condition]:
     """What :func:`tick_end_of_turn` needs as ``started_with``: the conditions
     held at the start of the holder's turn (``Condition`` values are their own
@@ -366,28 +322,10 @@ def tick_end_of_turn(entity: Entity, started_with: Collection[Condition]
     :func:`identities`) counts one turn down; those reaching 0 end. A
     condition gained (or renewed) during this turn is not counted down, so
     "for 1 turn" gained on its holder's turn lasts until the end of its next
-    turn. Conditions without a duration never end here.
+    turn. Conditions without a duration never end here
+    (:func:`linguo_cli.core.conditions.tick`).
 
     Returns the new entity and the names of the conditions that ended, in
     the order held.
     """
-    started = set(started_with)
-    kept: list[Condition] = []
-    ended: list[str] = []
-    for c in entity.conditions:
-        if c.remaining_turns is None or c not in started:
-            kept.append(c)
-        elif c.remaining_turns <= 1:
-            ended.append(c.name)
-        else:
-            kept.append(replace(c, remaining_turns=c.remaining_turns - 1))
-    return replace(entity, conditions=tuple(kept)), ended
-
-
-def names(conditions: Iterable[Condition]) -> list[str]:
-    """Distinct condition names in the order held."""
-    out: list[str] = []
-    for c in conditions:
-        if c.name not in out:
-            out.append(c.name)
-    return out
+    return core.tick(entity, started_with)

@@ -8,6 +8,10 @@ from enum import IntEnum, StrEnum
 from fractions import Fraction
 from typing import Any
 
+from linguo_cli.core import entity as core_entity
+from linguo_cli.core.conditions import Condition
+
+__all__ = ["Condition", "Degree", "Entity", "Maintained", "Modifier", "TestKind"]
 
 class Degree(IntEnum):
     """The six degrees of success, worst to best (rule D4).
@@ -85,25 +89,6 @@ def metres(value: Fraction) -> int | float | str:
 
 
 @dataclass(frozen=True, slots=True)
-class Condition:
-    """A condition held: ``name`` from the catalog, its ``source``, and
-    ``remaining_turns`` (turns of its holder still to end, C1; ``None`` = no
-    duration)."""
-
-    name: str
-    source: str = ""
-    remaining_turns: int | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {"name": self.name}
-        if self.source:
-            out["source"] = self.source
-        if self.remaining_turns is not None:
-            out["remaining_turns"] = self.remaining_turns
-        return out
-
-
-@dataclass(frozen=True, slots=True)
 class Maintained:
     """A maintained idiom (P6); ``hand_cost`` ``None`` = the idiom's own."""
 
@@ -118,29 +103,25 @@ class Maintained:
 
 
 @dataclass(frozen=True, slots=True)
-class Entity:
-    """One entity of a state file, with every default filled in.
+class Entity(core_entity.Entity):
+    """One entity of a state file, with every default filled in: the neutral
+    fields of :class:`linguo_cli.core.entity.Entity` (id, kind, hp, max_hp,
+    temp_hp, conditions, dead) and Linguomancy's own. Its JSON form is
+    :meth:`as_dict` (the state-file shape).
 
     Units: HP, Flux points, metres (``Fraction``), action points, Hand points.
     Field meanings are documented in ``schemas/state.schema.json``.
     """
 
-    id: str
-    kind: str
-    hp: int
-    max_hp: int
     name: str = ""
-    temp_hp: int = 0
     at_zero_hp: str = "dies"
     abilities: tuple[tuple[str, int], ...] = ()
     ac: object = None
     resistances: frozenset[str] = frozenset()
     vulnerabilities: frozenset[str] = frozenset()
     immunities: frozenset[str] = frozenset()
-    conditions: tuple[Condition, ...] = ()
     death_successes: int = 0
     death_failures: int = 0
-    dead: bool = False
     death_cause: str | None = None
     resurrection: str | None = None
     flux: int = 10
@@ -239,13 +220,14 @@ class Entity:
             "reaction_available": self.reaction_available,
         }
 
+    #: JSON form for :func:`linguo_cli.core.results.to_plain`: :meth:`as_dict`,
+    #: fresh JSON-ready values (taken as they are).
+    __json__ = as_dict
+    __json_plain__ = True
+
     def ability(self, name: str) -> int | None:
         """The modifier for ability ``name``, or ``None`` when it has none."""
         return dict(self.abilities).get(name)
-
-    def has(self, condition: str) -> bool:
-        """True when the entity holds a condition of that name."""
-        return any(c.name == condition for c in self.conditions)
 
     def expertise_in(self, noun: str) -> int:
         """Expertise in ``noun`` (case-insensitive); 0 when absent (F3)."""
@@ -265,6 +247,10 @@ DEATH_SAVE_COUNT = 3
 EXHAUSTION_DEATH = 6
 
 
+#: One fact that contradicts the rules: (field path inside the entity, message).
+Fact = tuple[tuple[Any, ...], str]
+
+
 def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
     """Rule V1: every fact of entity ``e`` that contradicts the rules, as
     ``(field path inside the entity, message)`` pairs, in field order; empty
@@ -278,7 +264,12 @@ def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
     dead, three successes on one still Dying (H6); 6 or more Exhaustion tiers
     on a living entity (F5). Each message cites V1 and the rule it breaks.
     """
-    out: list[tuple[tuple[Any, ...], str]] = []
+    return _hp_facts(e) + _dying_facts(e) + _flux_facts(e)
+
+
+def _hp_facts(e: Entity) -> list[Fact]:
+    """V1 for HP and temporary HP (H1, H3, H4, H5, H7)."""
+    out: list[Fact] = []
     if e.hp > e.max_hp:
         out.append((("hp",), f"hp {e.hp} is above max_hp {e.max_hp} (H3, V1)"))
     if e.hp < 0:
@@ -292,6 +283,12 @@ def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
                              "(dead: true) or knocked out (Unconscious and Stable) (H5, V1)"))
     if e.temp_hp < 0:
         out.append((("temp_hp",), f"temp_hp {e.temp_hp} is below 0 (H1, V1)"))
+    return out
+
+
+def _dying_facts(e: Entity) -> list[Fact]:
+    """V1 for Dying, Stable, death saves (H5, H6, H8) and Exhaustion (F5)."""
+    out: list[Fact] = []
     for j, c in enumerate(e.conditions):
         if c.name in ("Dying", "Stable") and e.hp > 0:
             out.append((("conditions", j, "name"),
@@ -308,6 +305,12 @@ def contradictions(e: Entity) -> list[tuple[tuple[Any, ...], str]]:
     if e.exhaustion >= EXHAUSTION_DEATH and not e.dead:
         out.append((("exhaustion",), f"{e.exhaustion} Exhaustion tiers on a living entity: "
                                      f"{EXHAUSTION_DEATH} or more is death (F5, V1)"))
+    return out
+
+
+def _flux_facts(e: Entity) -> list[Fact]:
+    """V1 for Flux (F1)."""
+    out: list[Fact] = []
     if e.flux > e.flux_max:
         out.append((("flux",), f"flux {e.flux} is above flux_max {e.flux_max} (F1, V1)"))
     if e.flux < 0:

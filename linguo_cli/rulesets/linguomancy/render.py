@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from linguo_cli.rulesets.linguomancy.flux import CastResult
     from linguo_cli.rulesets.linguomancy.hp import Change
     from linguo_cli.rulesets.linguomancy.overclock import Consequence, OverclockResult
+    from linguo_cli.rulesets.linguomancy.turn_results import Remaining, TurnResult
 
 _DEGREE_STYLE = {
     "critical_failure": "bold white on red",
@@ -54,11 +55,15 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
     from rich.console import Console
 
     console = Console(file=stream, highlight=False, soft_wrap=True)
-    renderer = TEXT_RENDERERS.get(str(plain.get("kind")))
-    if renderer is None:
-        _generic_text(console, plain)
+    kind = str(plain.get("kind"))
+    if kind in TYPED_RENDERERS and not isinstance(result, dict):
+        TYPED_RENDERERS[kind](console, result)
     else:
-        renderer(console, result)
+        renderer = TEXT_RENDERERS.get(kind)
+        if renderer is None:
+            _generic_text(console, plain)
+        else:
+            renderer(console, result)
     if explain:
         explain_lines(console, plain.get("explanation") or [])
     rolls = plain.get("rolls_used")
@@ -126,45 +131,39 @@ def _generic_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"[bold]{escape(str(key))}[/bold]: {escape(str(text))}")
 
 
-def _turn_text(console: Any, r: dict[str, Any]) -> None:
+def _turn_text(console: Any, r: TurnResult) -> None:
     """One compact table per turn: each step with its costs and what is left
     (the end-of-turn row shows 0 action points: unspent ones are lost, P1).
     A ``Round N`` heading marks where each round starts (O1); each table's
-    title names its round."""
+    title names its round. Reads the typed result."""
     from rich.markup import escape
     from rich.table import Table
 
-    for t in r.get("turns") or []:
-        if t.get("round_start"):
-            console.print(f"[bold underline]Round {t['round']}[/bold underline]")
-        in_round = f" (round {t['round']})" if t.get("round") is not None else ""
-        table = Table(title=f"Turn {t['turn']}: {escape(str(t['entity']))}{in_round}"
-                      + (" (check only)" if r.get("check") else ""),
+    for t in r.turns:
+        if t.round_start:
+            console.print(f"[bold underline]Round {t.round}[/bold underline]")
+        table = Table(title=f"Turn {t.turn}: {escape(str(t.entity))} (round {t.round})"
+                      + (" (check only)" if r.check else ""),
                       title_justify="left", box=None, pad_edge=False)
         for col in ("#", "step", "AP", "m", "AP left", "m left", "hands", "flux", "reaction",
                     "events"):
             table.add_column(col, justify="right" if col not in ("step", "events") else "left",
                              overflow="fold")
 
-        def row(num: str, label: str, rec: dict[str, Any], ap: str, mv: str,
-                table: Any = table) -> None:
-            left = rec.get("remaining") or {}
-            events = ", ".join(str(e) for e in rec.get("events") or [])
-            table.add_row(num, escape(label), ap, mv, str(left.get("action_points", "")),
-                          str(left.get("movement", "")), str(left.get("hands_free", "")),
-                          str(left.get("flux", "")),
-                          _yes_no(left.get("reaction_available")),
-                          escape(events))
+        def row(num: str, label: str, left: Remaining, events: tuple[str, ...], ap: str,
+                mv: str, table: Any = table) -> None:
+            table.add_row(num, escape(label), ap, mv, str(left.action_points),
+                          str(left.movement), str(left.hands_free), str(left.flux),
+                          _yes_no(left.reaction_available), escape(", ".join(events)))
 
-        row("", "start of turn", t.get("start") or {}, "", "")
-        for s in t.get("steps") or []:
-            what = s.get("name") or s.get("idiom") or s.get("target") or s.get("entity")
-            label = s["kind"].replace("_", " ") + (f" {what}" if what else "")
-            row(str(s["step"]), label, s, str(s.get("action_points", "")),
-                str(s.get("movement", "")))
-        end = dict(t.get("end") or {})
-        end["remaining"] = t.get("remaining")
-        row("", "end of turn", end, "", "")
+        row("", "start of turn", t.start.remaining, t.start.events, "", "")
+        for s in t.steps:
+            d = s.detail
+            what = d.name or d.idiom or d.target or d.entity
+            label = s.kind.replace("_", " ") + (f" {what}" if what else "")
+            row(str(s.step), label, s.remaining, d.events, str(s.action_points),
+                str(s.movement))
+        row("", "end of turn", t.remaining, t.end.events, "", "")
         console.print(table)
 
 
@@ -520,7 +519,6 @@ TEXT_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
     "check": _test_text,
     "attack": _test_text,
     "save": _test_text,
-    "turn": _turn_text,
     "damage": _hp_text,
     "heal": _hp_text,
     "temp_hp": _hp_text,
@@ -531,4 +529,9 @@ TEXT_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
     "overclock": _overclock_text,
     "rest": _rest_text,
     "dice": _dice_text,
+}
+
+#: result kind -> text renderer reading the kind's typed result.
+TYPED_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
+    "turn": _turn_text,
 }

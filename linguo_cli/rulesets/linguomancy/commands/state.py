@@ -79,6 +79,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     the options.
     """
     from linguo_cli.core import requests
+    from linguo_cli.core.results import to_plain as plain_result
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import locate_errors
     from linguo_cli.io.write import atomic_write, dump_document
@@ -97,7 +98,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
         raise locate_errors(
             exc, request_doc or Document("<options>", request), state_doc) from None
     before = entities_of(state_doc)
-    new_state = result["state"] if isinstance(result, dict) else result.state
+    new_state = result["state"] if isinstance(result, dict) else plain_result(result.state)
     after = {d["id"]: Entity.from_dict(d) for d in new_state["entities"]}
     update_entities(state_doc, before, after)  # the document: comments kept
     update_round(state_doc, new_state)
