@@ -73,7 +73,7 @@ def answer(text: str) -> tuple[dict[str, Any] | None, int, str]:
             return None, 3, "a request must be a JSON object"
         state_io.validate(state_io.Document("<request>", request), "request")
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
-        result = requests.resolve(json.loads(text), dice)
+        result = requests.resolve_plain(json.loads(text), dice)
     except ValueError as exc:
         return None, 3, f"not JSON: {exc}"
     except LinguoError as exc:

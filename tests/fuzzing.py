@@ -507,7 +507,7 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     except Exception as exc:
         raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
     try:
-        result = requests.resolve(copy.deepcopy(dict(request)), SeededDice(seed))
+        result = requests.resolve_plain(copy.deepcopy(dict(request)), SeededDice(seed))
     except LinguoError as exc:
         stats[f"exit {exc.code}"] += 1
         return
@@ -518,7 +518,7 @@ def check_resolution(request: Mapping[str, Any], seed: int, stats: Counter[str])
     if isinstance(result.get("state"), Mapping):
         check_state_in_range(result["state"])
     try:
-        again = requests.resolve(copy.deepcopy(dict(request)),
+        again = requests.resolve_plain(copy.deepcopy(dict(request)),
                                  ScriptedDice(list(result["rolls_used"])))
     except Exception as exc:
         raise AssertionError(f"replay with rolls_used {result['rolls_used']} failed: "
@@ -774,7 +774,7 @@ def check_writeback(case: tuple[tuple[str, str], int, int, int], stats: Counter[
     request = {"kind": kind, "tick": "low", "dice": "2d6", "modifiers": [],
                "targets": [target], "state": state_io.to_plain(doc.data)}
     try:
-        result = requests.resolve(request, ScriptedDice([a, b]))
+        result = requests.resolve_plain(request, ScriptedDice([a, b]))
     except InputError:
         stats["write-back refused by the rules"] += 1
         return

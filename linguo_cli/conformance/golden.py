@@ -779,7 +779,7 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
         state_io.validate(state_io.Document("request", request), "request")
         # Golden requests never use chance: no ``rolls`` means no die at all.
         dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
-        return Reply(result=requests.resolve(request, dice))
+        return Reply(result=requests.resolve_plain(request, dice))
     except LinguoError as exc:
         return Reply(error_code=exc.code, message=exc.message,
                      error=error_object.error_object(exc))
@@ -1303,7 +1303,7 @@ def answer(request: Any) -> dict[str, Any]:
         raise InputError(Diagnostic("<request>", "", "a request must be a JSON object"))
     state_io.validate(state_io.Document("<request>", request), "request")
     dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
-    return requests.resolve(request, dice)
+    return requests.resolve_plain(request, dice)
 
 
 def _answer_line(text: str) -> dict[str, Any]:

@@ -7,8 +7,9 @@ strings, numbers, booleans, ``None``). The conversion is generic:
 - a dataclass becomes a dict of its fields in declaration order; a field whose
   metadata has ``json`` gives the key (e.g. ``field(metadata={"json": "in"})``),
   and a field whose value is :data:`OMIT` is left out (an optional key);
-- a ``tuple``/``list`` becomes a list, a ``Mapping`` a dict, an ``Enum`` its
-  ``value``, anything with a ``__json__()`` method what that returns;
+- anything whose type has a ``__json__()`` method becomes what that returns
+  (first: an ``IntEnum`` may give its label); else a ``tuple``/``list``
+  becomes a list, a ``Mapping`` a dict, an ``Enum`` its ``value``;
 - strings, numbers, booleans and ``None`` stay as they are.
 
 The key ``rolls_used`` of a result (every result lists the dice faces it used)
@@ -20,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 
 class _Omit:
@@ -36,12 +37,15 @@ class _Omit:
     def __repr__(self) -> str:
         return "OMIT"
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[False]:  # lets type checkers narrow ``if x:``
         return False
 
 
 #: Leave this field out of the JSON (falsy, so ``if result.x:`` reads naturally).
 OMIT: Final = _Omit()
+
+#: The type of :data:`OMIT`, for annotations: ``hit: bool | Omit = OMIT``.
+Omit = _Omit
 
 _LAST: Final = "rolls_used"
 
@@ -56,6 +60,7 @@ def _fields_of(cls: type) -> tuple[tuple[str, str], ...]:
 
 
 _FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
+_PLAIN: Final = frozenset({str, bool, int, float})
 
 
 def to_plain(value: Any) -> Any:
@@ -63,7 +68,12 @@ def to_plain(value: Any) -> Any:
 
     Raises :class:`TypeError` for a value with no JSON form (a bug: every
     result type is built from the kinds above)."""
-    if value is None or isinstance(value, (str, bool, int, float)):
+    if value is None or type(value) in _PLAIN:
+        return value
+    json_form = getattr(type(value), "__json__", None)
+    if json_form is not None:  # wins over the kinds below (e.g. an IntEnum's label)
+        return to_plain(json_form(value))
+    if isinstance(value, (str, bool, int, float)) and not isinstance(value, Enum):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
@@ -85,7 +95,4 @@ def to_plain(value: Any) -> Any:
         return {str(k): to_plain(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
-    json_form = getattr(value, "__json__", None)
-    if json_form is not None:
-        return to_plain(json_form())
     raise TypeError(f"no JSON form for {type(value).__name__}")

@@ -206,7 +206,7 @@ def _resolve(test_id: str) -> _Resolved:
     dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
     try:
         state_io.validate(state_io.Document("request", request), "request")
-        return _Resolved(requests.resolve(request, dice))
+        return _Resolved(requests.resolve_plain(request, dice))
     except LinguoError as exc:
         return _Resolved(None, exc.code, getattr(exc, "rule", None))
 

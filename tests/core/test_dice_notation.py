@@ -12,7 +12,7 @@ import pytest
 from linguo_cli.core import dice
 from linguo_cli.core.dice import ScriptedDice, SeededDice, parse, roll
 from linguo_cli.core.errors import DiceError, InputError
-from linguo_cli.rulesets.linguomancy.requests import resolve
+from linguo_cli.rulesets.linguomancy.requests import resolve_plain as resolve
 
 from ..conftest import run_cli
 

@@ -17,9 +17,9 @@ from fractions import Fraction
 import pytest
 
 from linguo_cli.core.dice import DiceTerm, ScriptedDice, parse, roll
+from linguo_cli.core.distribution import expression_distribution
 from linguo_cli.core.errors import InputError
 from linguo_cli.rulesets.linguomancy import requests
-from linguo_cli.rulesets.linguomancy.odds import expression_distribution
 
 from ..conftest import run_cli
 
@@ -92,7 +92,7 @@ def test_leading_minus_distribution() -> None:
 
 
 def test_leading_minus_damage_roll_and_ticks_view() -> None:
-    result = requests.resolve({"kind": "damage", "tick": "tiny", "dice": "-1d4+5",
+    result = requests.resolve_plain({"kind": "damage", "tick": "tiny", "dice": "-1d4+5",
                                "rolls": [3]})
     assert result["dice_total"] == 2 and result["amount"] == 2
     assert result["expected_value"] == "5/2" and result["conforming"] is True
@@ -107,7 +107,7 @@ def test_leading_minus_damage_roll_and_ticks_view() -> None:
 def test_a_damage_roll_below_zero_is_floored() -> None:
     # -1d4+1 with a 4: 1 - 4 = -3 -> 0 (T4); its expected value -3/2 is in no
     # tick, so the request allows it.
-    result = requests.resolve({"kind": "damage", "tick": "tiny", "dice": "-1d4+1",
+    result = requests.resolve_plain({"kind": "damage", "tick": "tiny", "dice": "-1d4+1",
                                "allow_nonconforming": True, "rolls": [4]})
     assert result["dice_total"] == -3 and result["amount"] == 0
 

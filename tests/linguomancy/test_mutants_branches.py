@@ -21,7 +21,7 @@ from ..conftest import run_cli
 def resolve(request: dict[str, Any]) -> dict[str, Any]:
     """Validate (schema and state checks) and resolve, as ``linguo resolve`` does."""
     state_io.validate(state_io.Document("request", request), "request")
-    return requests.resolve(request)
+    return requests.resolve_plain(request)
 
 
 def _player(eid: str = "p", **fields: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ fails a test.
 
 Limits: dice notation (:mod:`linguo_cli.core.dice`: terms, characters, dice per
 term, sides, constant, keep count, keep work), exact distributions
-(:data:`linguo_cli.rulesets.linguomancy.odds.MAX_WORK`) and documents (:mod:`linguo_cli.io.state_io`
+(:data:`linguo_cli.core.distribution.MAX_WORK`) and documents (:mod:`linguo_cli.io.state_io`
 and the README's Limits section: bytes, keys and values, nesting, aliases,
 integer digits, number characters, diagnostics shown).
 """
@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.core import dice
+from linguo_cli.core import dice, distribution
 from linguo_cli.core.dice import parse
+from linguo_cli.core.distribution import expression_distribution, sum_distribution
 from linguo_cli.core.errors import InputError
 from linguo_cli.io import state_io
-from linguo_cli.rulesets.linguomancy import odds
-from linguo_cli.rulesets.linguomancy.odds import expression_distribution, sum_distribution
 
 from ..conftest import run_cli
 
@@ -39,7 +38,7 @@ def test_the_documented_values() -> None:
     change its edge tests too)."""
     assert (dice.MAX_TERMS, dice.MAX_EXPRESSION_LENGTH, dice.MAX_COUNT, dice.MAX_SIDES,
             dice.MAX_CONSTANT, dice.MAX_KEEP_WORK) == (50, 200, 1000, 1000, 1_000_000, 20_000)
-    assert odds.MAX_WORK == 1_000_000
+    assert distribution.MAX_WORK == 1_000_000
     assert (state_io.MAX_DOCUMENT_BYTES, state_io.MAX_NODES, state_io.MAX_YAML_NODES,
             state_io.MAX_DEPTH, state_io.MAX_ALIASES, state_io.MAX_INT_DIGITS,
             state_io.MAX_NUMBER_CHARS, state_io.MAX_DIAGNOSTICS) == (

@@ -74,7 +74,7 @@ def test_noun_check_without_idiom_is_a_d7_rules_error() -> None:
 def test_noun_check_refused_before_any_die_is_rolled() -> None:
     dice = ScriptedDice([20])
     with pytest.raises(RulesError):
-        requests.resolve({"kind": "check", "dc": 12, "noun": "Fire"}, dice)
+        requests.resolve_plain({"kind": "check", "dc": 12, "noun": "Fire"}, dice)
     assert dice.used == []
 
 
@@ -234,18 +234,19 @@ def test_partial_success_hits_is_passed_on() -> None:
 
 
 def test_resolve_lists_rolls_used() -> None:
-    result = requests.resolve({"kind": "check", "dc": 12, "advantage": True, "rolls": [4, 18]})
+    result = requests.resolve_plain(
+        {"kind": "check", "dc": 12, "advantage": True, "rolls": [4, 18]})
     assert result["rolls_used"] == [4, 18]
     assert result["natural"] == 18
 
 
 def test_resolve_refuses_unused_faces() -> None:
     with pytest.raises(DiceError):
-        requests.resolve({"kind": "check", "dc": 12, "rolls": [4, 18]})
+        requests.resolve_plain({"kind": "check", "dc": 12, "rolls": [4, 18]})
 
 
 def test_resolve_dice_argument_overrides_request_rolls() -> None:
-    result = requests.resolve({"kind": "check", "dc": 12, "rolls": [4]}, ScriptedDice([15]))
+    result = requests.resolve_plain({"kind": "check", "dc": 12, "rolls": [4]}, ScriptedDice([15]))
     assert result["natural"] == 15
     assert result["rolls_used"] == [15]
 
@@ -253,9 +254,9 @@ def test_resolve_dice_argument_overrides_request_rolls() -> None:
 def test_resolve_with_a_seed_replays_through_rolls_used() -> None:
     req = {"kind": "attack", "ac": 14, "advantage": True,
            "modifiers": [{"label": "signature", "value": 3}]}
-    first = requests.resolve({**req, "seed": 12345})
-    again = requests.resolve({**req, "seed": 12345})
-    replay = requests.resolve({**req, "rolls": first["rolls_used"]})
+    first = requests.resolve_plain({**req, "seed": 12345})
+    again = requests.resolve_plain({**req, "seed": 12345})
+    replay = requests.resolve_plain({**req, "rolls": first["rolls_used"]})
     assert first == again == replay
     assert len(first["rolls_used"]) == 2
 
@@ -264,7 +265,7 @@ def test_resolve_automatic_results_use_no_dice() -> None:
     for req in ({"kind": "attack", "ac": None},
                 {"kind": "save", "dc": 10, "no_ability": True}):
         dice = SeededDice(1)
-        result = requests.resolve(req, dice)
+        result = requests.resolve_plain(req, dice)
         assert result["rolls_used"] == [] and dice.used == []
 
 

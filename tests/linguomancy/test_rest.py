@@ -13,7 +13,7 @@ from linguo_cli.rulesets.linguomancy.rest import RestInput, rest_entity, rest_re
 
 
 def rest(state_entities: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
-    return requests.resolve({"kind": "rest", "state": {"entities": state_entities}, **fields})
+    return requests.resolve_plain({"kind": "rest", "state": {"entities": state_entities}, **fields})
 
 
 def player(**fields: Any) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def test_long_rest_touches_nothing_of_a_turn() -> None:
 
 
 def test_other_top_level_state_keys_are_kept() -> None:
-    r = requests.resolve({"kind": "rest", "long": True,
+    r = requests.resolve_plain({"kind": "rest", "long": True,
                           "state": {"round": 3, "description": "d", "entities": [player()]}})
     assert r["state"]["round"] == 3 and r["state"]["description"] == "d"
 
@@ -158,7 +158,7 @@ def test_input_errors_come_before_rules_violations() -> None:
 def test_rest_rolls_no_die() -> None:
     assert rest([player()], long=True)["rolls_used"] == []
     with pytest.raises(LinguoError) as err:
-        requests.resolve({"kind": "rest", "state": {"entities": [player()]}, "rolls": [3]})
+        requests.resolve_plain({"kind": "rest", "state": {"entities": [player()]}, "rolls": [3]})
     assert err.value.code == 3
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.rulesets.linguomancy.requests import resolve
+from linguo_cli.rulesets.linguomancy.requests import resolve_plain as resolve
 
 from ..conftest import run_cli
 

@@ -36,8 +36,9 @@ from linguo_cli.core.dice import DiceExpression, DiceRoll, DiceSource, face_reco
 from linguo_cli.core.dice import parse as parse_dice
 from linguo_cli.core.dice import roll as roll_dice
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.rulesets.linguomancy import amounts
 from linguo_cli.rulesets.linguomancy import ticks as ticks_
-from linguo_cli.rulesets.linguomancy.model import Condition, Entity, Modifier
+from linguo_cli.rulesets.linguomancy.model import Condition, Entity, Modifier, modifiers_from
 from linguo_cli.rulesets.linguomancy.ticks import Tick
 
 #: The fields of the state shape listed in a report's ``before``/``after``.
@@ -260,7 +261,7 @@ def roll_amount(
     product = ability_modifier * tick.multiplier
     flat = sum(m.value for m in mods)
     raw = dice_total + product + flat
-    final = max(raw, 0)
+    final = amounts.floored(raw)
     parts = []
     if rolled is not None:
         shown = ", ".join(str(f["face"]) + ("" if f["kept"] else " dropped") for f in faces)
@@ -404,12 +405,12 @@ def resisted_amount(entity: Entity, amount: int, damage_type: str | None
         return 0, steps
     out = amount
     if resistant:
-        halved = out // 2
+        halved = amounts.halved(out)
         steps.append(Step("R1", f"resistant to {damage_type}: {out} halved, rounded down, "
                                 f"-> {halved}"))
         out = halved
     if vulnerable:
-        doubled = out * 2
+        doubled = amounts.doubled(out)
         steps.append(Step("R1", f"vulnerable to {damage_type}: {out} doubled -> {doubled}"))
         out = doubled
     if resistant and vulnerable:
@@ -835,7 +836,7 @@ def _state_and_targets(request: Mapping[str, Any]
 
 
 def _modifiers(items: Sequence[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
-    return tuple(Modifier(str(m.get("label", "modifier")), int(m["value"])) for m in items or ())
+    return modifiers_from(items)
 
 
 def _rules_of(steps: Sequence[Step]) -> list[str]:

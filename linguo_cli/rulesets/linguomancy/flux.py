@@ -37,7 +37,13 @@ from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy import idioms as idioms_
 from linguo_cli.rulesets.linguomancy import packaged
 from linguo_cli.rulesets.linguomancy.checks import TestResult, resolve_test
-from linguo_cli.rulesets.linguomancy.model import Degree, Entity, Maintained, Modifier
+from linguo_cli.rulesets.linguomancy.model import (
+    Degree,
+    Entity,
+    Maintained,
+    Modifier,
+    modifiers_from,
+)
 
 #: Highest final cost of any cast (F3, F4).
 MAX_COST = 10
@@ -777,7 +783,7 @@ def resolve_cast(
 
 
 def _modifiers(items: Sequence[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
-    return tuple(Modifier(str(m.get("label", "modifier")), int(m["value"])) for m in items or ())
+    return modifiers_from(items)
 
 
 def resolve_cast_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:

@@ -1,9 +1,10 @@
-"""Requests: a validated document in, a result dict out.
+"""Requests: a validated document in, a typed result out.
 
 ``resolve(request)`` is the single entry point shared by ``linguo resolve``,
 the one-off commands (which build the same request from their options), the
 golden runner and the batch adapter. A request is a mapping with a ``kind``
-(see ``schemas/request.schema.json``); the result is the JSON shape documented
+(see ``schemas/request.schema.json``); the result, made JSON by
+``core.results.to_plain``, is the shape documented
 in ``golden/README.md``. Every result lists ``rolls_used``: the dice faces
 consumed, in order, so feeding them back as ``rolls`` replays it exactly.
 
@@ -13,6 +14,7 @@ dispatches (lazily, so a check never imports the turn engine).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -21,10 +23,21 @@ from typing import Any
 from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import DiceSource, make_source
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
-from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
-from linguo_cli.rulesets.linguomancy.model import Modifier, TestKind, ability_modifier_from_score
+from linguo_cli.core.results import to_plain
+from linguo_cli.rulesets.linguomancy.checks import TestRequest, TestResult, resolve_test
+from linguo_cli.rulesets.linguomancy.model import (
+    Modifier,
+    TestKind,
+    ability_modifier_from_score,
+)
+from linguo_cli.rulesets.linguomancy.model import modifiers_from as modifiers_from
 
-Handler = Callable[[Mapping[str, Any], DiceSource], dict[str, Any]]
+#: A handler's result: a typed result (a frozen dataclass with a
+#: ``rolls_used`` field, made JSON by :func:`linguo_cli.core.results.to_plain`)
+#: or, for the kinds not typed yet, the JSON dict itself.
+Result = Any
+
+Handler = Callable[[Mapping[str, Any], DiceSource], Result]
 
 #: kind -> "module:function" of its handler, imported on first use.
 HANDLERS: dict[str, str] = {
@@ -37,7 +50,7 @@ HANDLERS: dict[str, str] = {
     "temp_hp": "linguo_cli.rulesets.linguomancy.damage:resolve_temp_hp_request",
     "death_save": "linguo_cli.rulesets.linguomancy.damage:resolve_death_save_request",
     "odds": "linguo_cli.rulesets.linguomancy.odds:resolve_odds_request",
-    "ticks": "linguo_cli.rulesets.linguomancy.odds:resolve_ticks_request",
+    "ticks": "linguo_cli.rulesets.linguomancy.ticks:resolve_ticks_request",
     "cast": "linguo_cli.rulesets.linguomancy.flux:resolve_cast_request",
     "overclock": "linguo_cli.rulesets.linguomancy.flux:resolve_overclock_request",
     "rest": "linguo_cli.rulesets.linguomancy.rest:resolve_rest_request",
@@ -61,8 +74,11 @@ def _import_handler(target: str) -> Handler:
     return fn
 
 
-def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[str, Any]:
-    """Resolve one request (already schema-valid) and return its result dict.
+def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> Result:
+    """Resolve one request (already schema-valid) and return its result: a
+    typed result with ``rolls_used`` set (``dataclasses.replace``), or a dict
+    with ``rolls_used`` added for the kinds not typed yet; JSON through
+    :func:`linguo_cli.core.results.to_plain`.
 
     ``dice`` overrides the request's own ``rolls``/``seed``. Raises
     :class:`~linguo_cli.core.errors.RulesError` (exit 4) for an illegal request,
@@ -76,18 +92,25 @@ def resolve(request: Mapping[str, Any], dice: DiceSource | None = None) -> dict[
         dice = make_source(request.get("rolls"), request.get("seed"))
     result = handler_for(str(request.get("kind")))(request, dice)
     dice.finish()
-    result["rolls_used"] = list(dice.used)
-    return result
+    if isinstance(result, dict):  # kinds not yet typed
+        result["rolls_used"] = list(dice.used)
+        return result
+    return dataclasses.replace(result, rolls_used=tuple(dice.used))
+
+
+def resolve_plain(request: Mapping[str, Any], dice: DiceSource | None = None
+                  ) -> dict[str, Any]:
+    """:func:`resolve`, then its JSON form (:func:`linguo_cli.core.results.to_plain`):
+    for the runners that compare or send JSON. Raises what :func:`resolve` raises."""
+    result = resolve(request, dice)
+    if isinstance(result, dict):
+        return result
+    plain: dict[str, Any] = to_plain(result)
+    return plain
 
 
 # ---------------------------------------------------------------------------
 # d20 tests
-
-
-def modifiers_from(items: list[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
-    """Request ``modifiers`` -> :class:`Modifier` values (label defaults to
-    ``modifier``)."""
-    return tuple(Modifier(str(m.get("label", "modifier")), int(m["value"])) for m in items or ())
 
 
 @cache
@@ -223,6 +246,7 @@ def build_test(request: Mapping[str, Any]) -> TestRequest:
     )
 
 
-def resolve_test_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
-    """Handler of kinds ``check``, ``attack`` and ``save``."""
-    return resolve_test(build_test(request), dice).as_dict()
+def resolve_test_request(request: Mapping[str, Any], dice: DiceSource) -> TestResult:
+    """Handler of kinds ``check``, ``attack`` and ``save``: the typed
+    :class:`~linguo_cli.rulesets.linguomancy.checks.TestResult`."""
+    return resolve_test(build_test(request), dice)

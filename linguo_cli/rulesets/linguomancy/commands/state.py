@@ -91,9 +91,10 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
         raise state_io.locate_errors(
             exc, request_doc or state_io.Document("<options>", request), state_doc) from None
     before = state_io.entities_of(state_doc)
-    after = {d["id"]: Entity.from_dict(d) for d in result["state"]["entities"]}
+    new_state = result["state"] if isinstance(result, dict) else result.state
+    after = {d["id"]: Entity.from_dict(d) for d in new_state["entities"]}
     state_io.update_entities(state_doc, before, after)  # the document: comments kept
-    update_round(state_doc, result["state"])
+    update_round(state_doc, new_state)
     text = state_io.dump_document(state_doc)
     target = state_doc.name if in_place else (None if output == "-" else output)
     if in_place and state_doc.name == "<stdin>":
