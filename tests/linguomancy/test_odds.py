@@ -490,3 +490,24 @@ def test_critical_damage_expectation_doubles_the_dice_exactly(text: str, tick: s
     assert got.as_dict()["critical_dice"] == "+".join([t.text() for t in expr.terms
                                                        for _ in range(2)]) + (
         f"+{expr.constant}" if expr.constant else "")
+
+
+def test_damage_amount_is_the_rolled_damages_rule() -> None:
+    """One copy of T4 and R1-R3: odds' per-outcome amount and rolled damage's
+    resisted_amount give the same HP for every flag combination."""
+    import itertools as it
+
+    from linguo_cli.rulesets.linguomancy import amounts
+    from linguo_cli.rulesets.linguomancy.damage import resisted_amount
+    from linguo_cli.rulesets.linguomancy.model import Entity
+
+    for immune, resistant, vulnerable in it.product((False, True), repeat=3):
+        entity = Entity(id="e", kind="enemy", hp=10, max_hp=10,
+                        immunities=frozenset({"fire"} if immune else ()),
+                        resistances=frozenset({"fire"} if resistant else ()),
+                        vulnerabilities=frozenset({"fire"} if vulnerable else ()))
+        for total in range(-5, 30):
+            floored = amounts.floored(total)
+            rolled, _ = resisted_amount(entity, floored, "fire")
+            assert amounts.damage_amount(total, flat=0, resistant=resistant,
+                                         vulnerable=vulnerable, immune=immune) == rolled

@@ -11,7 +11,7 @@ The tables live in ``linguo_cli/rulesets/linguomancy/data/ticks.json`` (schema
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -188,27 +188,14 @@ class Suggestions:
     __json__ = as_dict
 
 
-def _candidates(lo2: int, hi2: int | None, cap2: int) -> list[tuple[int, ...]]:
-    """Every (twice EV, N1, S1, N2, S2, c) with ``lo2 <= 2 EV <= hi2``: one kind
-    ``N1dS1 + c`` (N2 = 0) or two kinds ``N1dS1 + N2dS2 + c`` with S1 > S2.
-    ``cap2`` bounds twice the EV of the dice alone when there is no upper bound."""
-    top = cap2 if hi2 is None else hi2
-    out: list[tuple[int, ...]] = []
-    consts = range(SUGGEST_MAX_CONSTANT + 1)
-
-    def add(dice2: int, n1: int, s1: int, n2: int, s2: int) -> None:
-        for c in consts:
-            ev2 = dice2 + 2 * c
-            if ev2 > top:
-                break
-            if ev2 >= lo2:
-                out.append((ev2, n1, s1, n2, s2, c))
-
+def _dice_kinds(top: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """(twice EV of the dice, N1, S1, N2, S2) for every ``N1dS1`` (N2 = 0) and
+    ``N1dS1 + N2dS2`` with S1 > S2 whose twice EV is at most ``top``."""
     for s1 in SUGGEST_SIDES:
         for n1 in range(1, SUGGEST_MAX_COUNT + 1):
             if n1 * (s1 + 1) > top:
                 break
-            add(n1 * (s1 + 1), n1, s1, 0, 0)
+            yield n1 * (s1 + 1), n1, s1, 0, 0
     for i, s1 in enumerate(SUGGEST_SIDES):
         for s2 in SUGGEST_SIDES[:i]:
             for n1 in range(1, SUGGEST_MAX_PAIR_COUNT + 1):
@@ -216,7 +203,22 @@ def _candidates(lo2: int, hi2: int | None, cap2: int) -> list[tuple[int, ...]]:
                     dice2 = n1 * (s1 + 1) + n2 * (s2 + 1)
                     if dice2 > top:
                         break
-                    add(dice2, n1, s1, n2, s2)
+                    yield dice2, n1, s1, n2, s2
+
+
+def _candidates(lo2: int, hi2: int | None, cap2: int) -> list[tuple[int, ...]]:
+    """Every (twice EV, N1, S1, N2, S2, c) with ``lo2 <= 2 EV <= hi2``: one kind
+    ``N1dS1 + c`` (N2 = 0) or two kinds ``N1dS1 + N2dS2 + c`` with S1 > S2.
+    ``cap2`` bounds twice the EV of the dice alone when there is no upper bound."""
+    top = cap2 if hi2 is None else hi2
+    out: list[tuple[int, ...]] = []
+    for dice2, n1, s1, n2, s2 in _dice_kinds(top):
+        for c in range(SUGGEST_MAX_CONSTANT + 1):
+            ev2 = dice2 + 2 * c
+            if ev2 > top:
+                break
+            if ev2 >= lo2:
+                out.append((ev2, n1, s1, n2, s2, c))
     return out
 
 
