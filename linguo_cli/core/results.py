@@ -19,7 +19,7 @@ always comes last, wherever the field is declared.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, Final, Literal
 
@@ -60,39 +60,80 @@ def _fields_of(cls: type) -> tuple[tuple[str, str], ...]:
 
 
 _FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
-_PLAIN: Final = frozenset({str, bool, int, float})
 
 
 def to_plain(value: Any) -> Any:
     """``value`` (a typed result, or any part of one) as JSON-ready values.
 
     Raises :class:`TypeError` for a value with no JSON form (a bug: every
-    result type is built from the kinds above)."""
-    if value is None or type(value) in _PLAIN:
-        return value
-    json_form = getattr(type(value), "__json__", None)
-    if json_form is not None:  # wins over the kinds below (e.g. an IntEnum's label)
-        return to_plain(json_form(value))
-    if isinstance(value, (str, bool, int, float)) and not isinstance(value, Enum):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        last = OMIT
-        for name, key in _fields_of(type(value)):
-            item = getattr(value, name)
-            if item is OMIT:
-                continue
-            if key == _LAST:
-                last = item
-                continue
-            out[key] = to_plain(item)
-        if last is not OMIT:
-            out[_LAST] = to_plain(last)
-        return out
-    if isinstance(value, Enum):
-        return to_plain(value.value)
-    if isinstance(value, Mapping):
-        return {str(k): to_plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [to_plain(v) for v in value]
+    result type is built from the kinds above). The conversion of each type is
+    chosen once and cached (results are converted on every command)."""
+    convert = _CONVERTERS.get(type(value))
+    if convert is None:
+        convert = _converter_for(type(value))
+    return convert(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _json_method(value: Any) -> Any:
+    return to_plain(value.__json__())
+
+
+def _dataclass(value: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    last: Any = OMIT
+    for name, key in _fields_of(type(value)):
+        item = getattr(value, name)
+        if item is OMIT:
+            continue
+        if key == _LAST:
+            last = item
+            continue
+        out[key] = to_plain(item)
+    if last is not OMIT:
+        out[_LAST] = to_plain(last)
+    return out
+
+
+def _enum(value: Any) -> Any:
+    return to_plain(value.value)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return {str(k): to_plain(v) for k, v in value.items()}
+
+
+def _sequence(value: Any) -> list[Any]:
+    return [to_plain(v) for v in value]
+
+
+def _no_json(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")
+
+
+def _converter_for(cls: type) -> Callable[[Any], Any]:
+    """How values of ``cls`` become JSON (see the module docstring's order)."""
+    if getattr(cls, "__json__", None) is not None:  # first: an IntEnum may give its label
+        convert: Callable[[Any], Any] = _json_method
+    elif issubclass(cls, Enum):
+        convert = _enum
+    elif issubclass(cls, (str, bool, int, float)) or cls is type(None):
+        convert = _same
+    elif dataclasses.is_dataclass(cls):
+        convert = _dataclass
+    elif issubclass(cls, Mapping):
+        convert = _mapping
+    elif issubclass(cls, (tuple, list)):
+        convert = _sequence
+    else:
+        convert = _no_json
+    _CONVERTERS[cls] = convert
+    return convert
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {
+    str: _same, bool: _same, int: _same, float: _same, type(None): _same,
+    dict: _mapping, list: _sequence, tuple: _sequence}
