@@ -1,9 +1,12 @@
-"""Renderers: a result dict to JSON or to human text (Rich).
+"""Renderers: a result to JSON or to human text (Rich).
 
-The JSON shape is the result of :func:`linguo_cli.rulesets.linguomancy.requests.resolve`, printed
-as is (exact numbers; fractions are strings such as ``"21/2"``). The text view
-puts the outcome first and, with ``explain``, every derivation step with its
-rule ID. Rich is imported only when text is rendered.
+The JSON is the result of :func:`linguo_cli.rulesets.linguomancy.requests.resolve`
+made plain by :func:`linguo_cli.core.results.to_plain` in :func:`emit` (the
+one JSON boundary; dict results of kinds not typed yet are printed as they
+are), with exact numbers (fractions are strings such as ``"21/2"``). The text
+view reads the typed result, puts the outcome first and, with ``explain``,
+every derivation step with its rule ID. Rich is imported only when text is
+rendered.
 """
 
 from __future__ import annotations
