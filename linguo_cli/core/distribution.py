@@ -13,9 +13,12 @@ fresh face added, and so on while the fresh face matches, at most
 :data:`~linguo_cli.core.dice.MAX_EXPLOSIONS` extra faces), ``mi``/``ma`` (clamp).
 The dice of a term are independent and identically distributed; a keep/drop
 chain keeps a window of ranks of their sorted values, counted face value by
-face value (the generalisation of ``_keep_highest_ways`` in
-:mod:`linguo_cli.rulesets.linguomancy.odds`). Tree nodes combine independent distributions with
-``+ - * /`` (``/`` is floor division).
+face value (the generalisation of ``_keep_highest_ways`` below). Tree nodes
+combine independent distributions with ``+ - * /`` (``/`` is floor division).
+:func:`expression_distribution`, :func:`convolve`, :func:`map_distribution`
+and :func:`expected` work on exact fraction distributions;
+:func:`fraction_text`, :func:`percent_text` and :func:`probability_dict` give
+their JSON text.
 
 Expected values are exact: for exploding dice the closed form without the
 depth bound, ``E[X0] + P(X0 explodes) * ((S+1)/2) / (1 - p)`` with ``p`` the
@@ -26,9 +29,11 @@ die reached the bound still matching.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 
 from linguo_cli.core import dice as dice_mod
 from linguo_cli.core.dice import (
@@ -47,6 +52,9 @@ from linguo_cli.core.errors import Diagnostic, InputError
 MAX_WORK = 1_000_000
 
 Weights = tuple[dict[int, int], int]
+
+#: An exact distribution: outcome -> probability (summing to exactly 1).
+Distribution = dict[int, Fraction]
 
 
 class _Budget:
@@ -374,3 +382,217 @@ def bounds(expr: DiceExpression) -> tuple[int, int]:
         a, b = node_bounds(t)
         lo, hi = lo + a, hi + b
     return lo, hi
+
+
+# ---------------------------------------------------------------------------
+# Probabilities as exact text (fractions and percentages)
+
+
+def fraction_text(value: Fraction | int) -> str:
+    """An exact fraction as JSON text: ``"7/20"``, ``"8"``, ``"0"``."""
+    return str(value if isinstance(value, Fraction) else Fraction(value))
+
+
+def percent_text(value: Fraction) -> str:
+    """A probability as a percentage with two decimals, e.g. ``"35.25"``.
+
+    Display only: rounded half to even from the exact value (the fraction
+    stays the exact answer).
+    """
+    value = Fraction(value)
+    return _percent(value.numerator, value.denominator)
+
+
+@lru_cache(maxsize=4096)
+def _percent(numerator: int, denominator: int) -> str:
+    q, r = divmod(abs(numerator) * 10000, denominator)
+    if 2 * r > denominator or (2 * r == denominator and q % 2):
+        q += 1
+    sign = "-" if numerator < 0 and q else ""
+    return f"{sign}{q // 100}.{q % 100:02d}"
+
+
+@lru_cache(maxsize=8192)
+def _probability_texts(numerator: int, denominator: int) -> tuple[str, str]:
+    fraction = str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
+    return fraction, _percent(numerator, denominator)
+
+
+def probability_dict(value: Fraction) -> dict[str, str]:
+    """``{"probability": "7/20", "percent": "35.00"}``."""
+    fraction, percent = _probability_texts(value.numerator, value.denominator)
+    return {"probability": fraction, "percent": percent}
+
+
+# ---------------------------------------------------------------------------
+# Distributions as fractions: ``dict[int, Fraction]`` (outcome -> probability,
+# summing to exactly 1). Plain terms (``NdS``, ``NdSkhK``/``klK``) take the
+# counting fast path below (its work estimate: ``_too_large``); every other
+# term and the tree of the extended notation go through :func:`term_weights`
+# and :func:`expression_weights` above.
+
+
+@dataclass(frozen=True, slots=True)
+class _Weights:
+    """Outcome -> number of equally likely ways; ``total`` ways in all."""
+
+    ways: dict[int, int]
+    total: int
+
+    def probabilities(self) -> Distribution:
+        return {v: Fraction(w, self.total) for v, w in sorted(self.ways.items()) if w}
+
+
+def _too_large(what: str, work: int) -> InputError:
+    return InputError(Diagnostic(
+        "dice", "", f"{what} is too large to compute exactly (about {work:,} steps; "
+        f"the limit is {MAX_WORK:,})"))
+
+
+def _sum_ways(count: int, sides: int) -> _Weights:
+    """Ways to roll each total of ``count`` dice of ``sides`` faces (sliding-window
+    convolution, one die at a time)."""
+    work = count * count * sides
+    if work > MAX_WORK:
+        raise _too_large(f"{count}d{sides}", work)
+    ways = [1]  # ways[i] = ways to total ``low + i``
+    low = 0
+    for _ in range(count):
+        n = len(ways) + sides - 1
+        new = [0] * n
+        running = 0
+        for j in range(n):
+            if j < len(ways):
+                running += ways[j]
+            if j - sides >= 0:
+                running -= ways[j - sides]
+            new[j] = running
+        ways = new
+        low += 1
+    return _Weights({low + i: w for i, w in enumerate(ways)}, sides**count)
+
+
+def _keep_highest_ways(count: int, sides: int, keep: int) -> _Weights:
+    """Ways for each sum of the ``keep`` highest of ``count`` dice of ``sides``.
+
+    Counts by face value from ``sides`` down to 1: a state is (dice showing
+    a face seen so far, kept sum); ``k`` dice showing face ``v`` can be chosen
+    in ``comb(remaining, k)`` ways. Once ``keep`` dice are placed, the others
+    all show lower faces: ``(v - 1) ** remaining`` ways, and the state is final.
+    """
+    if keep >= count:
+        return _sum_ways(count, sides)
+    pairs = keep + sides * keep * (keep - 1) // 2  # (placed, kept sum) pairs below keep
+    work = sides * pairs * (count + 1)
+    if work > MAX_WORK:
+        raise _too_large(f"{count}d{sides}kh{keep}", work)
+    states: dict[tuple[int, int], int] = {(0, 0): 1}
+    final: dict[int, int] = {}
+    for v in range(sides, 0, -1):
+        new: dict[tuple[int, int], int] = {}
+        for (m, s), w in states.items():
+            left = count - m
+            for k in range(left + 1):
+                m2 = m + k
+                s2 = s + min(k, keep - m) * v
+                w2 = w * comb(left, k)
+                if m2 >= keep:
+                    rest = (v - 1) ** (count - m2)
+                    if rest:
+                        final[s2] = final.get(s2, 0) + w2 * rest
+                else:
+                    new[(m2, s2)] = new.get((m2, s2), 0) + w2
+        states = new
+    return _Weights(final, sides**count)
+
+
+def _term_ways(term: DiceTerm) -> _Weights:
+    """The signed distribution of one dice term (the extended notation's
+    operators by :func:`term_weights`)."""
+    if not term.plain:
+        ways, total = term_weights(term)
+        return _Weights(ways, total)
+    if term.keep is None or term.keep[1] >= term.count:
+        w = _sum_ways(term.count, term.sides)
+    elif term.keep[0] == "h":
+        w = _keep_highest_ways(term.count, term.sides, term.keep[1])
+    else:  # lowest n of faces f = n*(S+1) - highest n of faces S+1-f
+        high = _keep_highest_ways(term.count, term.sides, term.keep[1])
+        shift = term.keep[1] * (term.sides + 1)
+        w = _Weights({shift - s: n for s, n in high.ways.items()}, high.total)
+    if term.sign < 0:
+        w = _Weights({-s: n for s, n in w.ways.items()}, w.total)
+    return w
+
+
+def _convolve_ways(a: _Weights, b: _Weights) -> _Weights:
+    work = len(a.ways) * len(b.ways)
+    if work > MAX_WORK:
+        raise _too_large("this dice expression", work)
+    out: dict[int, int] = {}
+    for x, wx in a.ways.items():
+        for y, wy in b.ways.items():
+            out[x + y] = out.get(x + y, 0) + wx * wy
+    return _Weights(out, a.total * b.total)
+
+
+def _expression_ways(expr: DiceExpression) -> _Weights:
+    if expr.tree is not None:
+        ways, total = expression_weights(expr)
+        return _Weights(ways, total)
+    acc = _Weights({expr.constant: 1}, 1)
+    for term in expr.terms:
+        acc = _convolve_ways(acc, _term_ways(term))
+    return acc
+
+
+def die_distribution(sides: int) -> Distribution:
+    """One fair die: each face ``1..sides`` with probability ``1/sides``."""
+    return {f: Fraction(1, sides) for f in range(1, sides + 1)}
+
+
+def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Distribution:
+    """The distribution of ``X + Y`` for independent ``X ~ a``, ``Y ~ b``."""
+    out: dict[int, Fraction] = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + px * py
+    return dict(sorted(out.items()))
+
+
+def sum_distribution(count: int, sides: int) -> Distribution:
+    """Total of ``count`` dice of ``sides`` faces (``NdS``), exactly.
+
+    Raises :class:`InputError` when too large to compute (see :data:`MAX_WORK`).
+    """
+    return _sum_ways(count, sides).probabilities()
+
+
+def keep_distribution(count: int, sides: int, keep: str, n: int) -> Distribution:
+    """Sum of the ``n`` highest (``keep="h"``) or lowest (``"l"``) of ``count``
+    dice of ``sides`` faces (``4d6kh3``), exactly."""
+    return _term_ways(DiceTerm(1, count, sides, (keep, n))).probabilities()
+
+
+def expression_distribution(expr: DiceExpression) -> Distribution:
+    """The exact distribution of a dice expression's total (terms and constant,
+    or the tree of the extended notation; exploding dice at their depth
+    bound, see :func:`truncated_mass`).
+
+    Raises :class:`InputError` when too large to compute (see :data:`MAX_WORK`).
+    """
+    return _expression_ways(expr).probabilities()
+
+
+def map_distribution(dist: Mapping[int, Fraction], fn: Callable[[int], int]) -> Distribution:
+    """The distribution of ``fn(X)`` for ``X ~ dist`` (outcomes merged, sorted)."""
+    out: dict[int, Fraction] = {}
+    for x, p in dist.items():
+        y = fn(x)
+        out[y] = out.get(y, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def expected(dist: Mapping[int, Fraction]) -> Fraction:
+    """The exact expected value ``sum(x * P(x))``."""
+    return sum((x * p for x, p in dist.items()), Fraction(0))

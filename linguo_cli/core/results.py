@@ -4,15 +4,13 @@ Handlers return frozen dataclasses (a ruleset's result types); this module is
 the only place where they become plain JSON-ready values (dicts, lists,
 strings, numbers, booleans, ``None``). The conversion is generic:
 
-- a value with a ``__json__()`` method (a dataclass included) becomes what
-  that returns (taken as it is when the type sets ``__json_plain__ = True``:
-  its ``__json__`` returns fresh JSON-ready values only, e.g. an entity's
-  state-file shape; a shortcut for large results);
 - a dataclass becomes a dict of its fields in declaration order; a field whose
   metadata has ``json`` gives the key (e.g. ``field(metadata={"json": "in"})``),
   and a field whose value is :data:`OMIT` is left out (an optional key);
-- a ``tuple``/``list`` becomes a list, a ``Mapping`` a dict, an ``Enum`` its
-  ``value``;
+- anything whose type has a ``__json__()`` method becomes what that returns
+  (first: an ``IntEnum`` may give its label; walked again unless the type sets
+  ``__json_plain__``); else a ``tuple``/``list``
+  becomes a list, a ``Mapping`` a dict, an ``Enum`` its ``value``;
 - strings, numbers, booleans and ``None`` stay as they are.
 
 The key ``rolls_used`` of a result (every result lists the dice faces it used)
@@ -22,9 +20,9 @@ always comes last, wherever the field is declared.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 
 class _Omit:
@@ -40,12 +38,15 @@ class _Omit:
     def __repr__(self) -> str:
         return "OMIT"
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[False]:  # lets type checkers narrow ``if x:``
         return False
 
 
 #: Leave this field out of the JSON (falsy, so ``if result.x:`` reads naturally).
 OMIT: Final = _Omit()
+
+#: The type of :data:`OMIT`, for annotations: ``hit: bool | Omit = OMIT``.
+Omit = _Omit
 
 _LAST: Final = "rolls_used"
 
@@ -66,50 +67,32 @@ def to_plain(value: Any) -> Any:
     """``value`` (a typed result, or any part of one) as JSON-ready values.
 
     Raises :class:`TypeError` for a value with no JSON form (a bug: every
-    result type is built from the kinds above)."""
-    kind = type(value)  # fast paths for the exact built-in types (the bulk of a result)
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
-        return value
-    if kind is dict:
-        return {str(k): to_plain(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [to_plain(v) for v in value]
-    return _to_plain(value)
+    result type is built from the kinds above). The conversion of each type is
+    chosen once and cached (results are converted on every command)."""
+    convert = _CONVERTERS.get(type(value))
+    if convert is None:
+        convert = _converter_for(type(value))
+    return convert(value)
 
 
-#: How :func:`_to_plain` converts a value of a type (decided once per type).
-_WALK, _JSON, _JSON_PLAIN, _OTHER = range(4)
-_HOW: dict[type, int] = {}
+def _same(value: Any) -> Any:
+    return value
 
 
-def _how(kind: type) -> int:
-    if issubclass(kind, (str, bool, int, float)) or not dataclasses.is_dataclass(kind):
-        return _OTHER
-    if getattr(kind, "__json__", None) is None:
-        return _WALK
-    return _JSON_PLAIN if getattr(kind, "__json_plain__", False) else _JSON
+def _json_plain(value: Any) -> Any:
+    """A type whose ``__json_plain__`` says its ``__json__()`` is already
+    JSON-ready: used as it is (not walked again)."""
+    return value.__json__()
 
 
-def _to_plain(value: Any) -> Any:
-    """:func:`to_plain` for every value but the exact built-in types."""
-    kind = type(value)
-    how = _HOW.get(kind)
-    if how is None:
-        how = _HOW[kind] = _how(kind)
-    if how == _JSON_PLAIN:
-        return value.__json__()  # already JSON-ready (the type says so)
-    if how == _JSON:
-        return to_plain(value.__json__())
-    if how == _WALK:
-        return _walk(value, kind)
-    return _other(value)
+def _json_method(value: Any) -> Any:
+    return to_plain(value.__json__())
 
 
-def _walk(value: Any, kind: type) -> dict[str, Any]:
-    """A dataclass without ``__json__``: its fields (see the module docstring)."""
+def _dataclass(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    last = OMIT
-    for name, key in _fields_of(kind):
+    last: Any = OMIT
+    for name, key in _fields_of(type(value)):
         item = getattr(value, name)
         if item is OMIT:
             continue
@@ -122,17 +105,43 @@ def _walk(value: Any, kind: type) -> dict[str, Any]:
     return out
 
 
-def _other(value: Any) -> Any:
-    """Any value but a dataclass (see the module docstring)."""
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if isinstance(value, Enum):
-        return to_plain(value.value)
-    if isinstance(value, Mapping):
-        return {str(k): to_plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [to_plain(v) for v in value]
-    json_form = getattr(value, "__json__", None)
-    if json_form is not None:
-        return to_plain(json_form())
+def _enum(value: Any) -> Any:
+    return to_plain(value.value)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return {str(k): to_plain(v) for k, v in value.items()}
+
+
+def _sequence(value: Any) -> list[Any]:
+    return [to_plain(v) for v in value]
+
+
+def _no_json(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")
+
+
+def _converter_for(cls: type) -> Callable[[Any], Any]:
+    """How values of ``cls`` become JSON (see the module docstring's order)."""
+    if getattr(cls, "__json__", None) is not None:  # first: an IntEnum may give its label
+        convert: Callable[[Any], Any] = (
+            _json_plain if getattr(cls, "__json_plain__", False) else _json_method)
+    elif issubclass(cls, Enum):
+        convert = _enum
+    elif issubclass(cls, (str, bool, int, float)) or cls is type(None):
+        convert = _same
+    elif dataclasses.is_dataclass(cls):
+        convert = _dataclass
+    elif issubclass(cls, Mapping):
+        convert = _mapping
+    elif issubclass(cls, (tuple, list)):
+        convert = _sequence
+    else:
+        convert = _no_json
+    _CONVERTERS[cls] = convert
+    return convert
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {
+    str: _same, bool: _same, int: _same, float: _same, type(None): _same,
+    dict: _mapping, list: _sequence, tuple: _sequence}

@@ -18,8 +18,8 @@ import pytest
 
 from linguo_cli.core import requests
 from linguo_cli.core.dice import DiceTerm, ScriptedDice, parse, roll
+from linguo_cli.core.distribution import expression_distribution
 from linguo_cli.core.errors import InputError
-from linguo_cli.rulesets.linguomancy.odds import expression_distribution
 
 from ..conftest import run_cli
 

@@ -417,3 +417,83 @@ def test_steps_given_by_the_request_come_first() -> None:
 def test_resolve_runs_out_of_faces() -> None:
     with pytest.raises(DiceError):
         check(10, [])
+
+
+# ---------------------------------------------------------------------------
+# One copy of the rules: odds and rolls agree on every face of a grid
+
+
+def _faces(adv: bool, dis: bool) -> list[list[int]]:
+    """Every equally likely sequence of faces a test rolls (D2)."""
+    if adv != dis:
+        return [[a, b] for a in range(1, 21) for b in range(1, 21)]
+    return [[n] for n in range(1, 21)]
+
+
+@pytest.mark.parametrize(("adv", "dis"), [(False, False), (True, False), (False, True),
+                                          (True, True)])
+@pytest.mark.parametrize("psh", [False, True])
+def test_odds_and_rolls_agree_on_every_face(adv: bool, dis: bool, psh: bool) -> None:
+    """Every natural 1-20 (every pair with advantage or disadvantage) x offsets
+    -25..25 (``total - target = natural + offset``) x the A1 ruling: the exact
+    mass odds give each degree, success, hit, critical hit and critical miss
+    equals the share of faces whose rolled result (resolve_test with scripted
+    dice) has it. Both go through checks.d20_outcome and checks.attack_hits."""
+    from fractions import Fraction
+
+    from linguo_cli.rulesets.linguomancy.odds import odds_for_test
+
+    sequences = _faces(adv, dis)
+    whole = len(sequences)
+    for offset in range(-25, 26):
+        request = TestRequest(TestKind.ATTACK, 15, (Modifier("m", offset + 15),),
+                              advantage=adv, disadvantage=dis, partial_success_hits=psh)
+        odds = odds_for_test(request)
+        degrees = dict.fromkeys(Degree, 0)
+        success = hit = crit = miss = 0
+        for faces in sequences:
+            r = resolve_test(request, ScriptedDice(faces))
+            degrees[r.degree] += 1
+            success += r.success
+            hit += bool(r.hit)
+            crit += bool(r.critical_hit)
+            miss += bool(r.critical_miss)
+        assert odds.degrees == {d: Fraction(n, whole) for d, n in degrees.items()}, offset
+        assert odds.success == Fraction(success, whole), offset
+        assert odds.hit == Fraction(hit, whole), offset
+        assert odds.critical_hit == Fraction(crit, whole), offset
+        assert odds.critical_miss == Fraction(miss, whole), offset
+
+
+def test_d20_test_is_the_core_test_with_linguomancys_ladder() -> None:
+    """D4/D5 expressed through core.tests: the ladder as data, natural shifts."""
+    from linguo_cli.core.tests import Comparator
+    from linguo_cli.rulesets.linguomancy.checks import D20_TEST, d20_outcome
+
+    assert D20_TEST.sides == 20
+    assert D20_TEST.comparator is Comparator.AT_LEAST
+    for natural in range(1, 21):
+        for offset in range(-30, 31):
+            out = d20_outcome(natural, offset, 0)
+            assert out.unadjusted.label == oracle_degree(natural + offset)
+            assert out.degree.label == oracle_shifted(oracle_degree(natural + offset), natural)
+
+
+def test_test_result_json_keys_in_order() -> None:
+    """The typed result converts to the documented JSON keys, in order;
+    hit keys only on attacks; rolls_used last."""
+    from dataclasses import replace
+
+    from linguo_cli.core.results import to_plain
+
+    check_keys = ["kind", "faces", "natural", "modifiers", "modifier_total", "total", "target",
+                  "margin", "unadjusted_degree", "degree", "shift", "success", "rules",
+                  "explanation", "rolls_used"]
+    r = resolve_test(TestRequest(TestKind.CHECK, 10), ScriptedDice([12]))
+    assert list(to_plain(replace(r, rolls_used=(12,)))) == check_keys
+    assert to_plain(r)["degree"] == "success"
+    a = resolve_test(TestRequest(TestKind.ATTACK, 10), ScriptedDice([12]))
+    keys = list(to_plain(a))
+    assert keys[keys.index("success") + 1:keys.index("rules")] == [
+        "hit", "critical_hit", "critical_miss"]
+    assert "rolls_used" not in a.as_dict()

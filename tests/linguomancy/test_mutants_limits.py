@@ -5,7 +5,7 @@ fails a test.
 
 Limits: dice notation (:mod:`linguo_cli.core.dice`: terms, characters, dice per
 term, sides, constant, keep count, keep work), exact distributions
-(:data:`linguo_cli.rulesets.linguomancy.odds.MAX_WORK`) and documents (:mod:`linguo_cli.io.read`
+(:data:`linguo_cli.core.distribution.MAX_WORK`) and documents (:mod:`linguo_cli.io.read`
 and the README's Limits section: bytes, keys and values, nesting, aliases,
 integer digits, number characters, diagnostics shown).
 """
@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from linguo_cli.core import dice
+from linguo_cli.core import dice, distribution
 from linguo_cli.core.dice import parse
+from linguo_cli.core.distribution import expression_distribution, sum_distribution
 from linguo_cli.core.errors import MAX_DIAGNOSTICS, InputError
 from linguo_cli.io.document import (
     MAX_ALIASES,
@@ -32,8 +33,6 @@ from linguo_cli.io.document import (
 )
 from linguo_cli.io.read import load as load_document
 from linguo_cli.io.read import parse as parse_document
-from linguo_cli.rulesets.linguomancy import odds
-from linguo_cli.rulesets.linguomancy.odds import expression_distribution, sum_distribution
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli
@@ -51,7 +50,7 @@ def test_the_documented_values() -> None:
     change its edge tests too)."""
     assert (dice.MAX_TERMS, dice.MAX_EXPRESSION_LENGTH, dice.MAX_COUNT, dice.MAX_SIDES,
             dice.MAX_CONSTANT, dice.MAX_KEEP_WORK) == (50, 200, 1000, 1000, 1_000_000, 20_000)
-    assert odds.MAX_WORK == 1_000_000
+    assert distribution.MAX_WORK == 1_000_000
     assert (MAX_DOCUMENT_BYTES, MAX_NODES, MAX_YAML_NODES,
             MAX_DEPTH, MAX_ALIASES, MAX_INT_DIGITS,
             MAX_NUMBER_CHARS, MAX_DIAGNOSTICS) == (

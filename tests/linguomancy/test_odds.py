@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linguo_cli.core import dice as dice_mod
+from linguo_cli.core import distribution
 from linguo_cli.core.dice import ScriptedDice, parse
 from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.core.requests import resolve
@@ -222,7 +223,7 @@ def test_natural_distribution_closed_forms() -> None:
     assert adv == as_fractions(icepool.highest(icepool.d20, icepool.d20))
     dis = odds.natural_distribution(disadvantage=True)
     assert dis == as_fractions(icepool.lowest(icepool.d20, icepool.d20))
-    assert odds.natural_distribution(True, True) == odds.die_distribution(20)
+    assert odds.natural_distribution(True, True) == distribution.die_distribution(20)
 
 
 # ---------------------------------------------------------------------------
@@ -234,36 +235,38 @@ SMALL = ["2d6+1", "1d20-3", "3d4-1d6", "4d6kh3", "5d4kl2", "3d6kl1+2", "2d8kh1-1
 
 @pytest.mark.parametrize("text", SMALL)
 def test_expression_distribution_matches_every_face(text: str) -> None:
-    got = odds.expression_distribution(parse(text))
+    got = distribution.expression_distribution(parse(text))
     assert got == brute_expression(text)
     assert sum(got.values()) == 1
-    assert odds.expected(got) == parse(text).expected_value()
+    assert distribution.expected(got) == parse(text).expected_value()
 
 
 @pytest.mark.parametrize("text", SMALL + ["10d10", "6d12kh2+3", "8d6kl5-2d20", "20d20kh3"])
 def test_expression_distribution_matches_icepool(text: str) -> None:
-    assert odds.expression_distribution(parse(text)) == as_fractions(icepool_expression(text))
+    got = distribution.expression_distribution(parse(text))
+    assert got == as_fractions(icepool_expression(text))
 
 
 def test_distribution_helpers() -> None:
-    assert odds.sum_distribution(2, 4) == as_fractions(2 @ icepool.d4)
-    assert odds.keep_distribution(4, 6, "h", 3) == as_fractions(
+    assert distribution.sum_distribution(2, 4) == as_fractions(2 @ icepool.d4)
+    assert distribution.keep_distribution(4, 6, "h", 3) == as_fractions(
         icepool.d6.pool(4).highest(3).sum())
-    d = odds.convolve(odds.die_distribution(2), odds.die_distribution(2))
+    d = distribution.convolve(distribution.die_distribution(2), distribution.die_distribution(2))
     assert d == {2: Fraction(1, 4), 3: Fraction(1, 2), 4: Fraction(1, 4)}
-    assert odds.map_distribution(d, lambda v: v // 3) == {0: Fraction(1, 4), 1: Fraction(3, 4)}
+    assert distribution.map_distribution(d, lambda v: v // 3) == {
+        0: Fraction(1, 4), 1: Fraction(3, 4)}
 
 
 def test_too_large_distribution_is_refused() -> None:
     with pytest.raises(InputError):
-        odds.expression_distribution(parse("1000d1000"))
+        distribution.expression_distribution(parse("1000d1000"))
 
 
 def test_percent_text() -> None:
-    assert odds.percent_text(Fraction(7, 20)) == "35.00"
-    assert odds.percent_text(Fraction(1, 400)) == "0.25"
-    assert odds.percent_text(Fraction(1, 3)) == "33.33"
-    assert odds.percent_text(Fraction(1)) == "100.00"
+    assert distribution.percent_text(Fraction(7, 20)) == "35.00"
+    assert distribution.percent_text(Fraction(1, 400)) == "0.25"
+    assert distribution.percent_text(Fraction(1, 3)) == "33.33"
+    assert distribution.percent_text(Fraction(1)) == "100.00"
 
 
 # ---------------------------------------------------------------------------
@@ -284,8 +287,8 @@ def brute_damage(test: TestRequest, text: str, flat: int, res: bool, vul: bool,
             v *= 2
         return v
 
-    normal = odds.map_distribution(brute_expression(text), amount)
-    crit = odds.map_distribution(brute_expression(parse(text).doubled().text()), amount)
+    normal = distribution.map_distribution(brute_expression(text), amount)
+    crit = distribution.map_distribution(brute_expression(parse(text).doubled().text()), amount)
     seqs = faces_for(test.advantage, test.disadvantage) if test.automatic is None else [()]
     out: dict[int, Fraction] = {}
     for seq in seqs:
@@ -332,7 +335,7 @@ def test_damage_per_attack_agrees_with_icepool() -> None:
 
     per_attack = natural.map(outcome)
     assert got.per_attack == as_fractions(per_attack)
-    assert odds.expected(got.per_attack) == per_attack.mean()
+    assert distribution.expected(got.per_attack) == per_attack.mean()
 
 
 def test_hand_worked_expected_damage() -> None:
@@ -453,9 +456,9 @@ def test_random_expressions_agree_with_icepool(count: int, sides: int, keep: str
                                                kept: int, const: int, sign: str) -> None:
     term = f"{count}d{sides}" + (f"k{keep}{min(kept, count)}" if keep else "")
     text = f"{abs(const)}{sign}{term}" if const >= 0 else f"{term}-{abs(const)}"
-    got = odds.expression_distribution(parse(text))
+    got = distribution.expression_distribution(parse(text))
     assert got == as_fractions(icepool_expression(text))
-    assert odds.expected(got) == parse(text).expected_value()
+    assert distribution.expected(got) == parse(text).expected_value()
 
 
 # ---------------------------------------------------------------------------
@@ -483,7 +486,28 @@ def test_critical_damage_expectation_doubles_the_dice_exactly(text: str, tick: s
     test = odds.odds_for_test(make_test(TestKind.ATTACK, 0, 11))
     got = odds.damage_odds(expr, tick=get_tick(tick), test=test)
     want = 2 * expr.expected_value() - expr.constant
-    assert got.as_dict()["expected_on_critical_hit"] == odds.fraction_text(want)
+    assert got.as_dict()["expected_on_critical_hit"] == distribution.fraction_text(want)
     assert got.as_dict()["critical_dice"] == "+".join([t.text() for t in expr.terms
                                                        for _ in range(2)]) + (
         f"+{expr.constant}" if expr.constant else "")
+
+
+def test_damage_amount_is_the_rolled_damages_rule() -> None:
+    """One copy of T4 and R1-R3: odds' per-outcome amount and rolled damage's
+    resisted_amount give the same HP for every flag combination."""
+    import itertools as it
+
+    from linguo_cli.rulesets.linguomancy import amount_rules as amounts
+    from linguo_cli.rulesets.linguomancy.damage import resisted_amount
+    from linguo_cli.rulesets.linguomancy.model import Entity
+
+    for immune, resistant, vulnerable in it.product((False, True), repeat=3):
+        entity = Entity(id="e", kind="enemy", hp=10, max_hp=10,
+                        immunities=frozenset({"fire"} if immune else ()),
+                        resistances=frozenset({"fire"} if resistant else ()),
+                        vulnerabilities=frozenset({"fire"} if vulnerable else ()))
+        for total in range(-5, 30):
+            floored = amounts.floored(total)
+            rolled, _ = resisted_amount(entity, floored, "fire")
+            assert amounts.damage_amount(total, flat=0, resistant=resistant,
+                                         vulnerable=vulnerable, immune=immune) == rolled

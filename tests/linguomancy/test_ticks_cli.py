@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from linguo_cli.core.dice import parse
-from linguo_cli.rulesets.linguomancy import odds
+from linguo_cli.rulesets.linguomancy import ticks as tick_design
 from linguo_cli.rulesets.linguomancy.ticks import get_tick, tables
 
 from ..conftest import run_cli
@@ -106,8 +106,8 @@ def test_suggest_unbounded_and_diceless_ticks() -> None:
 @pytest.mark.parametrize("healing", [False, True])
 def test_every_suggestion_conforms_and_is_ordered(healing: bool) -> None:
     for tick in tables()["healing" if healing else "damage"]:
-        found = odds.suggest_dice(tick)
-        assert len(found.dice) <= odds.SUGGEST_LIMIT
+        found = tick_design.suggest_dice(tick)
+        assert len(found.dice) <= tick_design.SUGGEST_LIMIT
         if tick.has_range:
             assert found.dice, tick.name
         distances = [s.distance for s in found.dice]
@@ -125,10 +125,10 @@ def test_suggest_never_misses_a_closer_candidate() -> None:
     tick = get_tick("tiny")
     best = min(
         abs(Fraction(n * (s + 1), 2) + c - Fraction(5, 2))
-        for s in odds.SUGGEST_SIDES for n in range(1, 5) for c in range(0, 5)
+        for s in tick_design.SUGGEST_SIDES for n in range(1, 5) for c in range(0, 5)
         if tick.conforms(Fraction(n * (s + 1), 2) + c))
-    assert odds.suggest_dice(tick).dice[0].distance == best
-    assert odds.suggest_dice(tick).dice[0].expression.text() == "1d4"
+    assert tick_design.suggest_dice(tick).dice[0].distance == best
+    assert tick_design.suggest_dice(tick).dice[0].expression.text() == "1d4"
 
 
 @pytest.mark.parametrize("args,code", [

@@ -22,6 +22,7 @@ from linguo_cli.core.dice import DiceExpression, DiceRoll, DiceSource
 from linguo_cli.core.dice import roll as roll_dice
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.core.results import OMIT, _Omit, to_plain
+from linguo_cli.rulesets.linguomancy import amount_rules
 from linguo_cli.rulesets.linguomancy.model import Modifier
 from linguo_cli.rulesets.linguomancy.ticks import Tick
 
@@ -315,4 +316,4 @@ def _sum(rolled: DiceExpression | None, faces: list[dict[str, object]], dice_tot
     if raw < 0:
         text += ", floored at 0"
     steps.append(Step(names.sum_rule, text))
-    return max(raw, 0)
+    return amount_rules.floored(raw)

@@ -19,14 +19,48 @@ dice node doubled in place). ``rolls_used`` is added by
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from linguo_cli.core import distribution as dice_exact
+from linguo_cli.core.derivation import Derivation, Step
 from linguo_cli.core.dice import DiceSource, parse, roll
+from linguo_cli.core.distribution import fraction_text, probability_dict
 from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.core.results import OMIT, Omit
 
 
-def resolve_dice_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class TotalChance:
+    """One row of an exact distribution: a ``total`` and its probability
+    (JSON ``{total, probability, percent}``)."""
+
+    total: int
+    probability: str
+    percent: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiceResult:
+    """The result of kind ``dice`` (fields in JSON order, see the module
+    docstring); ``distribution`` and ``truncated_mass`` only when asked."""
+
+    kind: str
+    expression: str
+    total: int
+    faces: tuple[dict[str, object], ...]
+    labels: tuple[str, ...]
+    expected_value: str
+    minimum: int
+    maximum: int
+    rules: tuple[str, ...]
+    steps: tuple[Step, ...] = field(metadata={"json": "explanation"})
+    distribution: tuple[TotalChance, ...] | Omit = OMIT
+    truncated_mass: str | Omit = OMIT
+    rolls_used: tuple[int, ...] = ()
+
+
+def resolve_dice_request(request: Mapping[str, Any], dice: DiceSource) -> DiceResult:
     """Handler of kind ``dice``. Raises :class:`~linguo_cli.core.errors.InputError`
     (exit 3, field ``expression``) for notation it refuses or an exact
     distribution past its work bound, and :class:`~linguo_cli.core.errors.DiceError`
@@ -40,37 +74,30 @@ def resolve_dice_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
                           for d in exc.diagnostics]) from None
 
 
-def _resolve(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
-    from linguo_cli.rulesets.linguomancy.odds import fraction_text, probability_dict
-
+def _resolve(request: Mapping[str, Any], dice: DiceSource) -> DiceResult:
     expr = parse(str(request["expression"]), field="expression")
-    explanation = []
+    log = Derivation()
     if request.get("critical"):
         given = expr.text()
         expr = expr.doubled()
-        explanation.append({"rule": "T5", "text": f"critical: every dice node of {given} is "
-                                                  f"rolled again as its own group: {expr.text()}"})
+        log.note("T5", f"critical: every dice node of {given} is rolled again as its own "
+                 f"group: {expr.text()}")
     result = roll(expr, dice)
-    out: dict[str, Any] = {
-        "kind": "dice",
-        "expression": expr.text(),
-        "total": result.total,
-        "faces": result.face_records(),
-        "labels": expr.labels(),
-        "expected_value": fraction_text(expr.expected_value()),
-        "minimum": expr.minimum(),
-        "maximum": expr.maximum(),
-    }
-    explanation.append({"rule": "T3", "text": f"exact expected value of {expr.text()}: "
-                                              f"{out['expected_value']} (what tick conformity "
-                                              "reads)"})
-    out["rules"] = list(dict.fromkeys(step["rule"] for step in explanation))
-    out["explanation"] = explanation
+    expected = fraction_text(expr.expected_value())
+    log.note("T3", f"exact expected value of {expr.text()}: {expected} (what tick "
+             "conformity reads)")
+    distribution: tuple[TotalChance, ...] | Omit = OMIT
+    truncated: str | Omit = OMIT
     if request.get("distribution"):
-        dist = dice_exact.distribution(expr)
-        out["distribution"] = [{"total": v, **probability_dict(p)} for v, p in dist.items()]
-        out["truncated_mass"] = fraction_text(dice_exact.truncated_mass(expr))
-    return out
+        distribution = tuple(TotalChance(v, **probability_dict(p))
+                             for v, p in dice_exact.distribution(expr).items())
+        truncated = fraction_text(dice_exact.truncated_mass(expr))
+    return DiceResult(
+        kind="dice", expression=expr.text(), total=result.total,
+        faces=tuple(result.face_records()), labels=tuple(expr.labels()),
+        expected_value=expected, minimum=expr.minimum(), maximum=expr.maximum(),
+        rules=log.rules, steps=tuple(log.steps), distribution=distribution,
+        truncated_mass=truncated)
 
 
 def face_text(record: Mapping[str, Any]) -> str:

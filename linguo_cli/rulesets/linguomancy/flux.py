@@ -269,7 +269,8 @@ def _attack(work: _Cast, t: str, dice: DiceSource) -> None:
     test = resolve_test(build_test(req), dice)
     work.log.extend(test.steps, prefix=f"attack on {t}: ")
     work.tests.append({"entity": t, **_test_dict(test)})
-    work.tested[t] = AttackOutcome("attack", test.hit, test.degree.label)
+    work.tested[t] = AttackOutcome(
+        "attack", test.hit if isinstance(test.hit, bool) else None, test.degree.label)
     if test.hit:
         work.takes[t] = (bool(test.critical_hit), False)
 

@@ -21,7 +21,7 @@ from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import DiceSource, face_record
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.core.results import to_plain
-from linguo_cli.rulesets.linguomancy import dying
+from linguo_cli.rulesets.linguomancy import amount_rules, dying
 from linguo_cli.rulesets.linguomancy.model import Entity
 from linguo_cli.rulesets.linguomancy.ticks import Tick
 
@@ -159,12 +159,12 @@ def resisted_amount(entity: Entity, amount: int, damage_type: str | None
         return 0, steps
     out = amount
     if resistant:
-        halved = out // 2
+        halved = amount_rules.halved(out)
         steps.append(Step("R1", f"resistant to {damage_type}: {out} halved, rounded down, "
                                 f"-> {halved}"))
         out = halved
     if vulnerable:
-        doubled = out * 2
+        doubled = amount_rules.doubled(out)
         steps.append(Step("R1", f"vulnerable to {damage_type}: {out} doubled -> {doubled}"))
         out = doubled
     if resistant and vulnerable:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fractions import Fraction
@@ -42,6 +42,10 @@ class Degree(IntEnum):
     def from_label(cls, label: str) -> Degree:
         return cls[label.upper()]
 
+    def __json__(self) -> str:
+        """The JSON form of a degree is its :attr:`label`."""
+        return self.label
+
 
 class TestKind(StrEnum):
     """The three d20 tests (rule D1)."""
@@ -62,6 +66,13 @@ class Modifier:
 
     def as_dict(self) -> dict[str, object]:
         return {"label": self.label, "value": self.value}
+
+
+def modifiers_from(items: Iterable[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
+    """The one parser of ``modifiers`` lists (requests, turns, casts,
+    damage): each ``{label?, value}`` -> :class:`Modifier` (label defaults
+    to ``modifier``; value an int). ``None`` -> ``()``."""
+    return tuple(Modifier(str(m.get("label", "modifier")), int(m["value"])) for m in items or ())
 
 
 def ability_modifier_from_score(score: int) -> int:

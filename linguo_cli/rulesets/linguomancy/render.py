@@ -1,9 +1,12 @@
-"""Renderers: a result dict to JSON or to human text (Rich).
+"""Renderers: a result to JSON or to human text (Rich).
 
-The JSON shape is the result of :func:`linguo_cli.rulesets.linguomancy.requests.resolve`, printed
-as is (exact numbers; fractions are strings such as ``"21/2"``). The text view
-puts the outcome first and, with ``explain``, every derivation step with its
-rule ID. Rich is imported only when text is rendered.
+The JSON is the result of :func:`linguo_cli.rulesets.linguomancy.requests.resolve`
+made plain by :func:`linguo_cli.core.results.to_plain` in :func:`emit` (the
+one JSON boundary; dict results of kinds not typed yet are printed as they
+are), with exact numbers (fractions are strings such as ``"21/2"``). The text
+view reads the typed result, puts the outcome first and, with ``explain``,
+every derivation step with its rule ID. Rich is imported only when text is
+rendered.
 """
 
 from __future__ import annotations
@@ -12,12 +15,19 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from linguo_cli.core.results import to_plain
+
 if TYPE_CHECKING:
     from linguo_cli.rulesets.linguomancy.amounts import Amount
+    from linguo_cli.rulesets.linguomancy.checks import TestResult
     from linguo_cli.rulesets.linguomancy.damage import DeathSaveResult, TempHpResult
+    from linguo_cli.rulesets.linguomancy.dice_request import DiceResult
     from linguo_cli.rulesets.linguomancy.flux import CastResult
     from linguo_cli.rulesets.linguomancy.hp import Change
+    from linguo_cli.rulesets.linguomancy.odds import OddsResult
     from linguo_cli.rulesets.linguomancy.overclock import Consequence, OverclockResult
+    from linguo_cli.rulesets.linguomancy.rest import RestResult
+    from linguo_cli.rulesets.linguomancy.ticks import TicksResult
     from linguo_cli.rulesets.linguomancy.turn_results import Remaining, TurnResult
 
 _DEGREE_STYLE = {
@@ -30,11 +40,14 @@ _DEGREE_STYLE = {
 }
 
 _KIND_TITLE = {"check": "Ability check", "attack": "Attack roll", "save": "Saving throw"}
+_TARGET = {"check": "DC", "attack": "AC", "save": "save DC"}
 
 
 def to_json(result: Any) -> str:
-    """The result as pretty, stable JSON text (keys in result order)."""
-    return json.dumps(result, indent=2, ensure_ascii=False)
+    """The result as pretty, stable JSON text (keys in result order); a typed
+    result is made plain by :func:`linguo_cli.core.results.to_plain` first."""
+    plain = result if isinstance(result, (dict, list)) else to_plain(result)
+    return json.dumps(plain, indent=2, ensure_ascii=False)
 
 
 def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
@@ -85,35 +98,37 @@ def degree_markup(label: str) -> str:
     return f"[{_DEGREE_STYLE.get(label, 'bold')}] {title} [/]"
 
 
-def _test_text(console: Any, r: dict[str, Any]) -> None:
+def _test_text(console: Any, r: TestResult) -> None:
+    """Kinds check, attack, save: the roll against its target, then the
+    degree (and its D5 shift) and the outcome."""
     from rich.markup import escape
 
-    title = _KIND_TITLE.get(r["kind"], r["kind"])
-    if r["natural"] is None:
+    kind = r.kind.value
+    title = _KIND_TITLE.get(kind, kind)
+    if r.natural is None:
         line = f"{title}: no die rolled"
     else:
-        faces = [f["face"] for f in r["faces"]]
+        faces = [f["face"] for f in r.faces]
         dice = f"d20 {faces[0]}" if len(faces) == 1 else (
-            f"d20 {faces[0]} and {faces[1]}, kept {r['natural']}")
-        mods = "".join(
-            f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} {escape(m['label'])}"
-            for m in r["modifiers"])
-        target = {"check": "DC", "attack": "AC", "save": "save DC"}[r["kind"]]
-        line = (f"{title}: {dice}{mods} = [bold]{r['total']}[/bold] vs {target} {r['target']}"
-                f" (margin {r['margin']:+d})")
+            f"d20 {faces[0]} and {faces[1]}, kept {r.natural}")
+        mods = "".join(f" {'+' if m.value >= 0 else '-'} {abs(m.value)} {escape(m.label)}"
+                       for m in r.modifiers)
+        assert r.margin is not None
+        line = (f"{title}: {dice}{mods} = [bold]{r.total}[/bold] vs {_TARGET[kind]} "
+                f"{r.target} (margin {r.margin:+d})")
     console.print(line)
-    verdict = degree_markup(r["degree"])
-    if r["unadjusted_degree"] != r["degree"]:
-        shift = "natural 20" if r["shift"] == "natural_20" else "natural 1"
-        verdict += (f"  (from {r['unadjusted_degree'].replace('_', ' ')} by {shift})")
-    if r["kind"] == "attack":
-        verdict += "  [bold]HIT[/bold]" if r["hit"] else "  [bold]MISS[/bold]"
-        if r["critical_hit"]:
+    verdict = degree_markup(r.degree.label)
+    if r.unadjusted_degree != r.degree:
+        shift = "natural 20" if r.shift == "natural_20" else "natural 1"
+        verdict += f"  (from {r.unadjusted_degree.label.replace('_', ' ')} by {shift})"
+    if kind == "attack":
+        verdict += "  [bold]HIT[/bold]" if r.hit else "  [bold]MISS[/bold]"
+        if r.critical_hit:
             verdict += " (critical hit)"
-        if r["critical_miss"]:
+        if r.critical_miss:
             verdict += " (critical miss)"
     else:  # D1/S1 rev. 2: the outcome is the degree's, as in ``success``
-        verdict += "  [bold]SUCCEEDS[/bold]" if r["success"] else "  [bold]FAILS[/bold]"
+        verdict += "  [bold]SUCCEEDS[/bold]" if r.success else "  [bold]FAILS[/bold]"
     console.print(verdict)
 
 
@@ -262,102 +277,108 @@ def _approx(text: str) -> str:
     return f"{text} (about {sign}{abs(hundredths) // 100}.{abs(hundredths) % 100:02d})"
 
 
-def _odds_text(console: Any, r: dict[str, Any]) -> None:
+def _odds_text(console: Any, r: OddsResult) -> None:
     """Exact odds: a bar chart of the six degrees (best first), then hit,
     critical hit and critical miss for attacks, then expected damage."""
     from rich.markup import escape
     from rich.table import Table
 
-    t = r["test"]
-    title = _KIND_TITLE.get(t["kind"], t["kind"])
-    target = {"check": "DC", "attack": "AC", "save": "save DC"}[t["kind"]]
-    if t["dice"] is None:
-        what = ("no AC: automatic hit, no die" if t["automatic"] == "no_ac"
+    from linguo_cli.core.distribution import expected, fraction_text
+
+    t = r.test
+    kind = t.kind.value
+    title = _KIND_TITLE.get(kind, kind)
+    if t.dice is None:
+        what = ("no AC: automatic hit, no die" if t.automatic == "no_ac"
                 else "no ability score: automatic failure, no die")
     else:
-        mods = "".join(f" {'+' if m['value'] >= 0 else '-'} {abs(m['value'])} "
-                       f"{escape(m['label'])}" for m in t["modifiers"])
-        what = f"{t['dice']}{mods} vs {target} {t['target']}"
+        mods = "".join(f" {'+' if m.value >= 0 else '-'} {abs(m.value)} "
+                       f"{escape(m.label)}" for m in t.modifiers)
+        what = f"{t.dice}{mods} vs {_TARGET[kind]} {t.target}"
     console.print(f"[bold]{title} odds[/bold]: {what}")
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column()
     table.add_column()
     table.add_column(justify="right")
     table.add_column(justify="right")
-    for label in reversed(list(r["degrees"])):
-        p = r["degrees"][label]
+    for label in reversed(list(r.degrees)):
+        p = r.degrees[label].__json__()
         table.add_row(degree_markup(label), f"[{_DEGREE_STYLE.get(label, 'bold')}]"
                       f"{_bar(p['probability'])}[/]", f"{p['percent']}%", p["probability"])
     console.print(table)
-    s = r["success"]
+    s = r.success.__json__()
     console.print(f"Success (success or critical success, D1): {s['percent']}% "
                   f"({s['probability']})")
-    if t["kind"] == "attack":
+    if kind == "attack":
+        chances = ((r.hit, "Hit"), (r.critical_hit, "critical hit"),
+                   (r.critical_miss, "critical miss"))
         console.print("  ".join(
-            f"{name}: [bold]{r[key]['percent']}%[/bold] ({r[key]['probability']})"
-            for key, name in (("hit", "Hit"), ("critical_hit", "critical hit"),
-                              ("critical_miss", "critical miss"))))
-    d = r.get("damage")
+            f"{name}: [bold]{c.__json__()['percent']}%[/bold] ({c.__json__()['probability']})"
+            for c, name in chances if c))
+    d = r.damage
     if d:
-        parts = [d["dice"], f"Potential {d['potential']:+d} x {d['multiplier']}"]
-        parts += [f"{escape(m['label'])} {m['value']:+d}" for m in d["modifiers"]]
-        flags = [w for w, on in (("immune", d["immune"]), ("resistant", d["resistant"]),
-                                 ("vulnerable", d["vulnerable"])) if on]
-        console.print(f"[bold]Damage[/bold] ({d['tick']} tick{', ' if flags else ''}"
+        parts = [d.expression.text(), f"Potential {d.potential:+d} x {d.tick.multiplier}"]
+        parts += [f"{escape(m.label)} {m.value:+d}" for m in d.modifiers]
+        flags = [w for w, on in (("immune", d.immune), ("resistant", d.resistant),
+                                 ("vulnerable", d.vulnerable)) if on]
+        console.print(f"[bold]Damage[/bold] ({d.tick.name} tick{', ' if flags else ''}"
                       f"{', '.join(flags)}): {' + '.join(parts)}; critical hit "
-                      f"{d['critical_dice']}")
-        console.print(f"Expected damage per attack: [bold]{_approx(d['expected'])}[/bold]; "
-                      f"on a hit {_approx(d['expected_on_hit'])}, on a critical hit "
-                      f"{_approx(d['expected_on_critical_hit'])}; range "
-                      f"{d['minimum']}-{d['maximum']}")
-        if d.get("distribution"):
+                      f"{d.expression.doubled().text()}")
+        console.print(
+            f"Expected damage per attack: [bold]{_approx(fraction_text(expected(d.per_attack)))}"
+            f"[/bold]; on a hit {_approx(fraction_text(expected(d.on_hit)))}, on a critical "
+            f"hit {_approx(fraction_text(expected(d.on_critical_hit)))}; range "
+            f"{min(d.per_attack)}-{max(d.per_attack)}")
+        if d.show_distribution:
             dist = Table(box=None, show_header=False, pad_edge=False)
             dist.add_column(justify="right")
             dist.add_column()
             dist.add_column(justify="right")
             dist.add_column(justify="right")
-            for row in d["distribution"]:
+            for row in d.as_dict()["distribution"]:
                 dist.add_row(str(row["amount"]), _bar(row["probability"]),
                              f"{row['percent']}%", row["probability"])
             console.print(dist)
-    for w in r.get("warnings") or []:
+    for w in r.warnings or ():
         console.print(f"[yellow]warning:[/yellow] {escape(w)}")
 
 
-def _ticks_text(console: Any, r: dict[str, Any]) -> None:
+def _ticks_text(console: Any, r: TicksResult) -> None:
     """Tick design: expected value and conforming ticks, then suggestions."""
     from rich.markup import escape
     from rich.table import Table
 
     from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
-    def titles(names: list[str], healing: bool) -> str:
+    def titles(names: tuple[str, ...], healing: bool) -> str:
         return ", ".join(f"{(t := get_tick(n, healing)).title} ({t.range_text()})"
                          for n in names) or "none"
 
-    if "dice" in r:
-        console.print(f"[bold]{escape(r['dice'])}[/bold]: expected value "
-                      f"[bold]{_approx(r['expected_value'])}[/bold], minimum {r['minimum']}, "
-                      f"maximum {r['maximum']}")
-        console.print(f"Damage ticks: {titles(r['damage_ticks'], False)}")
-        console.print(f"Healing ticks: {titles(r['healing_ticks'], True)}")
-    if "tick" in r:
-        t = r["tick"]
-        console.print(f"[bold green]Conforms[/bold green] to the {t['title']} "
-                      f"{'healing' if t['healing'] else 'damage'} tick ({t['range']}, "
-                      f"multiplier {t['multiplier']})")
-    s = r.get("suggestions")
+    if r.dice and isinstance(r.damage_ticks, tuple) and isinstance(r.healing_ticks, tuple):
+        assert isinstance(r.expected_value, str)
+        console.print(f"[bold]{escape(r.dice)}[/bold]: expected value "
+                      f"[bold]{_approx(r.expected_value)}[/bold], minimum {r.minimum}, "
+                      f"maximum {r.maximum}")
+        console.print(f"Damage ticks: {titles(r.damage_ticks, False)}")
+        console.print(f"Healing ticks: {titles(r.healing_ticks, True)}")
+    if r.tick:
+        t = r.tick
+        console.print(f"[bold green]Conforms[/bold green] to the {t.title} "
+                      f"{'healing' if t.healing else 'damage'} tick ({t.range}, "
+                      f"multiplier {t.multiplier})")
+    s = r.suggestions
     if s:
-        table_name = "healing" if s["healing"] else "damage"
-        console.print(f"[bold]Dice for the {get_tick(s['tick'], s['healing']).title} "
-                      f"{table_name} tick[/bold] ({s['range']}): {escape(s['note'])}")
+        table_name = "healing" if s.tick.healing else "damage"
+        console.print(f"[bold]Dice for the {s.tick.title} "
+                      f"{table_name} tick[/bold] ({s.tick.range_text()}): {escape(s.note)}")
         table = Table(box=None, pad_edge=False)
         for col in ("dice", "expected", "min", "max", "off by"):
             table.add_column(col, justify="left" if col == "dice" else "right")
-        for d in s["dice"]:
-            table.add_row(d["dice"], d["expected_value"], str(d["minimum"]),
-                          str(d["maximum"]), d["distance"])
-        if s["dice"]:
+        for d in s.dice:
+            row = d.as_dict()
+            table.add_row(row["dice"], row["expected_value"], str(row["minimum"]),
+                          str(row["maximum"]), row["distance"])
+        if s.dice:
             console.print(table)
 
 
@@ -469,16 +490,15 @@ def _overclock_text(console: Any, r: OverclockResult) -> None:
         console.print(f"[yellow]note:[/yellow] {escape(n)}")
 
 
-def _rest_text(console: Any, r: dict[str, Any]) -> None:
+def _rest_text(console: Any, r: RestResult) -> None:
     """Rest (H9): its length, then one line per resting entity (what changed,
     events) and one per entity skipped with its reason."""
     from rich.markup import escape
 
     reasons = {"dead": "dead", "dying": "Dying", "stable": "Stable at 0 HP"}
-    resting, skipped = r.get("resting") or [], r.get("skipped") or {}
-    console.print(f"{'Long' if r.get('long') else 'Short'} rest: {len(resting)} resting"
-                  + (f", {len(skipped)} skipped" if skipped else ""))
-    for eid, rep in (r.get("entities") or {}).items():
+    console.print(f"{'Long' if r.long else 'Short'} rest: {len(r.resting)} resting"
+                  + (f", {len(r.skipped)} skipped" if r.skipped else ""))
+    for eid, rep in r.entities.items():
         b, a = rep["before"], rep["after"]
         changes = [f"{label} {b[k]} -> {a[k]}" + (f"/{a[top]}" if top else "")
                    for k, label, top in (("hp", "HP", "max_hp"), ("temp_hp", "temp HP", ""),
@@ -492,26 +512,26 @@ def _rest_text(console: Any, r: dict[str, Any]) -> None:
                   if ev != "temp_hp_ends" and not ev.startswith("condition_ends:")]
         console.print(f"  {escape(eid)}: {escape('; '.join(changes) or 'no change')}"
                       + ("  [bold]" + escape(", ".join(others)) + "[/bold]" if others else ""))
-    for eid, why in skipped.items():
+    for eid, why in r.skipped.items():
         console.print(f"  {escape(eid)}: does not rest ({reasons.get(why, why)}, H9)")
 
 
-def _dice_text(console: Any, r: dict[str, Any]) -> None:
+def _dice_text(console: Any, r: DiceResult) -> None:
     """Kind ``dice``: total, faces with their marks, exact odds."""
     from rich.markup import escape
 
     from linguo_cli.rulesets.linguomancy.dice_request import face_text
 
-    console.print(f"[bold]{escape(r['expression'])}[/bold] = [bold]{r['total']}[/bold]"
-                  + (f"  [{escape(', '.join(r['labels']))}]" if r.get("labels") else ""))
-    if r["faces"]:
-        console.print("faces: " + escape(", ".join(face_text(f) for f in r["faces"])))
-    console.print(f"expected value {_approx(r['expected_value'])}, minimum {r['minimum']}, "
-                  f"maximum {r['maximum']}")
-    for row in r.get("distribution") or []:
-        console.print(f"  {row['total']:>6}  {row['probability']:>14}  {row['percent']:>6}%")
-    if r.get("truncated_mass", "0") != "0":
-        console.print(f"mass beyond the explosion bound: {r['truncated_mass']}")
+    console.print(f"[bold]{escape(r.expression)}[/bold] = [bold]{r.total}[/bold]"
+                  + (f"  [{escape(', '.join(r.labels))}]" if r.labels else ""))
+    if r.faces:
+        console.print("faces: " + escape(", ".join(face_text(f) for f in r.faces)))
+    console.print(f"expected value {_approx(r.expected_value)}, minimum {r.minimum}, "
+                  f"maximum {r.maximum}")
+    for row in r.distribution or ():
+        console.print(f"  {row.total:>6}  {row.probability:>14}  {row.percent:>6}%")
+    if r.truncated_mass and r.truncated_mass != "0":
+        console.print(f"mass beyond the explosion bound: {r.truncated_mass}")
 
 
 #: result kind -> text renderer ``(console, result) -> None``.

@@ -15,17 +15,16 @@ from typing import Any
 from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
-from linguo_cli.rulesets.linguomancy.checks import TestRequest, resolve_test
-from linguo_cli.rulesets.linguomancy.model import Modifier, TestKind, ability_modifier_from_score
+from linguo_cli.rulesets.linguomancy.checks import TestRequest, TestResult, resolve_test
+from linguo_cli.rulesets.linguomancy.model import (
+    Modifier,
+    TestKind,
+    ability_modifier_from_score,
+)
+from linguo_cli.rulesets.linguomancy.model import modifiers_from as modifiers_from
 
 # ---------------------------------------------------------------------------
 # d20 tests
-
-
-def modifiers_from(items: list[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
-    """Request ``modifiers`` -> :class:`Modifier` values (label defaults to
-    ``modifier``)."""
-    return tuple(Modifier(str(m.get("label", "modifier")), int(m["value"])) for m in items or ())
 
 
 @cache
@@ -161,6 +160,7 @@ def build_test(request: Mapping[str, Any]) -> TestRequest:
     )
 
 
-def resolve_test_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
-    """Handler of kinds ``check``, ``attack`` and ``save``."""
-    return resolve_test(build_test(request), dice).as_dict()
+def resolve_test_request(request: Mapping[str, Any], dice: DiceSource) -> TestResult:
+    """Handler of kinds ``check``, ``attack`` and ``save``: the typed
+    :class:`~linguo_cli.rulesets.linguomancy.checks.TestResult`."""
+    return resolve_test(build_test(request), dice)

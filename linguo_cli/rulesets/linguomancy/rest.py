@@ -28,10 +28,10 @@ The request handler of kind ``rest`` (registered in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from linguo_cli.core.derivation import Step
+from linguo_cli.core.derivation import Derivation, Step
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
@@ -244,17 +244,34 @@ def _who_rests(entities: Mapping[str, Entity], chosen: list[str] | None,
     return resting, skipped
 
 
-def resolve_rest_request(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class RestResult:
+    """The result of kind ``rest`` (fields in JSON order): ``long``,
+    ``resting`` (ids, state order), ``skipped`` (id -> ``dead``, ``dying`` or
+    ``stable``), ``entities`` (id -> the JSON of its
+    :class:`~linguo_cli.rulesets.linguomancy.damage.EntityReport`), ``state``
+    (the whole new state, state-file shape), ``rules``, ``steps`` (JSON
+    ``explanation``), ``rolls_used`` (empty: nothing is rolled)."""
+
+    kind: str
+    long: bool
+    resting: tuple[str, ...]
+    skipped: dict[str, str]
+    entities: dict[str, dict[str, Any]]
+    state: dict[str, Any]
+    rules: tuple[str, ...]
+    steps: tuple[Step, ...] = field(metadata={"json": "explanation"})
+    rolls_used: tuple[int, ...] = ()
+
+
+def resolve_rest_request(request: Mapping[str, Any], dice: DiceSource) -> RestResult:
     """Handler of kind ``rest`` (H9, with C2, H3, H8, F1, F5): a short rest,
     or a long one with ``long: true``, for the entities of ``state``.
 
     Fields: ``entities`` (ids that rest; absent: every entity that can),
     ``hp``, ``flux``, ``exhaustion`` (mappings id -> whole number: HP and
     Flux regained, tiers removed), ``conditions`` (inline catalog, C2).
-    Result: ``long``, ``resting`` (ids), ``skipped`` (id -> ``dead``,
-    ``dying`` or ``stable``), ``entities`` (id -> before/after/events and
-    the numbers of :func:`rest_entity`), ``state``, ``rules``,
-    ``explanation``. No die is rolled (``dice`` must be empty).
+    Result: :class:`RestResult`. No die is rolled (``dice`` must be empty).
     Raises :class:`InputError` (exit 3) for unknown or misplaced ids and
     :class:`RulesError` ``H9`` (exit 4) for a named entity that cannot rest.
     """
@@ -264,25 +281,22 @@ def resolve_rest_request(request: Mapping[str, Any], dice: DiceSource) -> dict[s
     catalog = conditions_.catalog_from_request(request.get("conditions"))
     long = bool(request.get("long", False))
     resting, skipped = _who_rests(entities, chosen, amounts)
-    steps: list[Step] = [
-        Step("H9", f"{'long' if long else 'short'} rest, outside turns"),
-        Step("O1", "a rest resets nothing of a turn: AP, movement, reaction and Hand points "
-                   "are set at the next start of turn")]
+    log = Derivation()
+    log.note("H9", f"{'long' if long else 'short'} rest, outside turns")
+    log.note("O1", "a rest resets nothing of a turn: AP, movement, reaction and Hand points "
+                   "are set at the next start of turn")
     for eid, reason in skipped.items():
-        steps.append(Step("H9", f"{eid} does not rest: it is {REFUSAL_TEXT[reason]}"))
+        log.note("H9", f"{eid} does not rest: it is {REFUSAL_TEXT[reason]}")
     reports: list[EntityReport] = []
     for eid in resting:
         entities[eid], rep = rest_entity(entities[eid], amounts.get(eid, RestInput()),
                                          long=long, catalog=catalog)
         reports.append(rep)
-        steps.extend(Step(s.rule, f"{eid}: {s.text}") for s in rep.steps)
+        log.extend(rep.steps, prefix=f"{eid}: ")
     state = request["state"]
     new_state = {k: v for k, v in state.items() if k != "entities"}
     new_state["entities"] = [e.as_dict() for e in entities.values()]
-    rules: list[str] = []
-    for s in steps:
-        if s.rule not in rules:
-            rules.append(s.rule)
-    return {"kind": "rest", "long": long, "resting": resting, "skipped": skipped,
-            "entities": {rep.id: rep.as_dict() for rep in reports}, "state": new_state,
-            "rules": rules, "explanation": [s.as_dict() for s in steps]}
+    return RestResult(
+        kind="rest", long=long, resting=tuple(resting), skipped=skipped,
+        entities={rep.id: rep.as_dict() for rep in reports}, state=new_state,
+        rules=log.rules, steps=tuple(log.steps))

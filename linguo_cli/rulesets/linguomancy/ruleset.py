@@ -30,7 +30,7 @@ HANDLERS: dict[str, str] = {
     "overclock": f"{_PKG}.flux:resolve_overclock_request",
     "turn": f"{_PKG}.turn:resolve_turn_request",
     "odds": f"{_PKG}.odds:resolve_odds_request",
-    "ticks": f"{_PKG}.odds:resolve_ticks_request",
+    "ticks": f"{_PKG}.ticks:resolve_ticks_request",
     "dice": f"{_PKG}.dice_request:resolve_dice_request",
 }
 
