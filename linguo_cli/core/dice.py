@@ -34,14 +34,27 @@ rerolls (``rr``) and :data:`MAX_EXPLOSIONS` extra dice (``e``) per die,
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from linguo_cli.core.errors import Diagnostic, DiceError, InputError
+from linguo_cli.core.dice_sources import (
+    MAX_REROLLS,
+    DiceSource,
+    ScriptedDice,
+    SeededDice,
+    SystemDice,
+    face_record,
+    make_source,
+)
+from linguo_cli.core.errors import Diagnostic, InputError
+
+__all__ = [  # the sources live in dice_sources; this module is the dice API
+    "MAX_REROLLS", "DiceSource", "ScriptedDice", "SeededDice", "SystemDice", "face_record",
+    "make_source",
+]
 
 MAX_COUNT = 1000
 MAX_SIDES = 1000
@@ -54,147 +67,8 @@ MAX_KEEP_WORK = 20_000
 
 
 # ---------------------------------------------------------------------------
-# Dice sources
-
-
-class DiceSource:
-    """Base class of every source of dice faces.
-
-    Subclasses implement :meth:`_draw`; callers use :meth:`roll`, which checks
-    and records every face handed out in :attr:`used` (in consumption order).
-    """
-
-    def __init__(self) -> None:
-        self.used: list[int] = []
-
-    def roll(self, sides: int) -> int:
-        """Roll one die with ``sides`` faces; returns a face in ``1..sides``.
-
-        Raises :class:`DiceError` when a scripted face runs out or does not fit.
-        """
-        face = self._draw(sides)
-        self.used.append(face)
-        return face
-
-    def roll_among(self, sides: int, allowed: list[int]) -> int:
-        """Roll one die with ``sides`` faces that must show one of ``allowed``
-        (the last ``rr`` reroll at its bound :data:`MAX_REROLLS`): random
-        sources draw uniformly among them, scripted faces must be one of them
-        (else :class:`DiceError`)."""
-        face = self._draw_among(sides, allowed)
-        self.used.append(face)
-        return face
-
-    def _draw_among(self, sides: int, allowed: list[int]) -> int:
-        face = self._draw(sides)
-        if face not in allowed:
-            raise DiceError(
-                f"face {face} of a d{sides} is the last reroll allowed ({MAX_REROLLS}) and "
-                f"must stop it: one of {_faces_text(tuple(allowed))}")
-        return face
-
-    def _draw(self, sides: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def finish(self) -> None:
-        """Declare that resolution is over; scripted faces left unused raise."""
-
-    @property
-    def scripted(self) -> bool:
-        """True when the faces were given in advance (replayable anywhere)."""
-        return False
-
-
-class ScriptedDice(DiceSource):
-    """Faces given in advance, handed out in order (the golden-suite source)."""
-
-    def __init__(self, faces: list[int] | tuple[int, ...]) -> None:
-        super().__init__()
-        self.faces = tuple(int(f) for f in faces)
-        self._next = 0
-
-    def _draw(self, sides: int) -> int:
-        if self._next >= len(self.faces):
-            raise DiceError(
-                f"too few scripted dice faces: a d{sides} was needed after the "
-                f"{len(self.faces)} given ({_faces_text(self.faces)})"
-            )
-        face = self.faces[self._next]
-        if not 1 <= face <= sides:
-            raise DiceError(
-                f"scripted face {face} (position {self._next + 1}) does not fit the d{sides} "
-                f"it was used for"
-            )
-        self._next += 1
-        return face
-
-    def finish(self) -> None:
-        left = self.faces[self._next :]
-        if left:
-            raise DiceError(
-                f"{len(left)} scripted dice face(s) left unused: {_faces_text(left)} "
-                f"(only {self._next} of {len(self.faces)} were needed)"
-            )
-
-    @property
-    def scripted(self) -> bool:
-        return True
-
-
-class SeededDice(DiceSource):
-    """Faces from ``random.Random(seed)``: replayable with the same seed."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def _draw(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
-
-    def _draw_among(self, sides: int, allowed: list[int]) -> int:
-        return self._rng.choice(allowed)
-
-
-class SystemDice(DiceSource):
-    """Faces from the operating system's randomness (``random.SystemRandom``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._rng = random.SystemRandom()
-
-    def _draw(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
-
-    def _draw_among(self, sides: int, allowed: list[int]) -> int:
-        return self._rng.choice(allowed)
-
-
-def make_source(rolls: list[int] | None = None, seed: int | None = None) -> DiceSource:
-    """The source a request asks for: scripted faces, else a seed, else system."""
-    if rolls is not None:
-        return ScriptedDice(rolls)
-    if seed is not None:
-        return SeededDice(seed)
-    return SystemDice()
-
-
-def _faces_text(faces: tuple[int, ...]) -> str:
-    shown = ", ".join(str(f) for f in faces[:12])
-    return shown + (", ..." if len(faces) > 12 else "")
-
-
-def face_record(sides: int, face: int, kept: bool = True) -> dict[str, object]:
-    """The JSON record of one rolled face: ``{"die": 20, "face": 17, "kept": true}``."""
-    return {"die": sides, "face": face, "kept": kept}
-
-
-# ---------------------------------------------------------------------------
 # Dice notation
 
-#: ``rr``: at most this many rerolls of one die; the last one is drawn among the
-#: faces that stop it, so the distribution stays exactly the conditional one.
-MAX_REROLLS = 20
 #: ``e``: at most this many extra dice per die; a face that would explode past
 #: it counts but does not explode (exact distributions report that mass).
 MAX_EXPLOSIONS = 20
