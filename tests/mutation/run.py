@@ -72,14 +72,32 @@ WORK = ROOT / ".mutation"
 #: The rules modules under mutation: name -> file (relative to the root).
 #: The one place to change when the code moves (core and rulesets).
 MODULES: dict[str, str] = {
-    "checks": "linguo_cli/rulesets/linguomancy/checks.py",
     "dice": "linguo_cli/core/dice.py",
+    "dice_sources": "linguo_cli/core/dice_sources.py",
+    "dice_parse": "linguo_cli/core/dice_parse.py",
+    "distribution": "linguo_cli/core/distribution.py",
+    "core_tests": "linguo_cli/core/tests.py",
+    "derivation": "linguo_cli/core/derivation.py",
+    "core_conditions": "linguo_cli/core/conditions.py",
+    "core_turns": "linguo_cli/core/turns.py",
+    "options": "linguo_cli/core/options.py",
+    "checks": "linguo_cli/rulesets/linguomancy/checks.py",
     "ticks": "linguo_cli/rulesets/linguomancy/ticks.py",
+    "amount_rules": "linguo_cli/rulesets/linguomancy/amount_rules.py",
+    "amounts": "linguo_cli/rulesets/linguomancy/amounts.py",
+    "hp": "linguo_cli/rulesets/linguomancy/hp.py",
+    "dying": "linguo_cli/rulesets/linguomancy/dying.py",
     "damage": "linguo_cli/rulesets/linguomancy/damage.py",
     "flux": "linguo_cli/rulesets/linguomancy/flux.py",
+    "cast_plan": "linguo_cli/rulesets/linguomancy/cast_plan.py",
+    "overclock": "linguo_cli/rulesets/linguomancy/overclock.py",
     "conditions": "linguo_cli/rulesets/linguomancy/conditions.py",
-    "turn": "linguo_cli/rulesets/linguomancy/turn.py",
+    "turn_engine": "linguo_cli/rulesets/linguomancy/turn_engine.py",
+    "turn_steps": "linguo_cli/rulesets/linguomancy/turn_steps.py",
+    "turn_actions": "linguo_cli/rulesets/linguomancy/turn_actions.py",
+    "turn_rules": "linguo_cli/rulesets/linguomancy/turn_rules.py",
     "odds": "linguo_cli/rulesets/linguomancy/odds.py",
+    "rest": "linguo_cli/rulesets/linguomancy/rest.py",
 }
 
 #: Tests per module when coverage contexts are not available (or a line is
