@@ -113,9 +113,10 @@ def test_resolve_is_linguo_resolve() -> None:
 
 
 def state_plain(path: Path) -> Any:
-    from linguo_cli.io import state_io
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import load
 
-    return state_io.to_plain(state_io.load(str(path)).data)
+    return to_plain(load(str(path)).data)
 
 
 # ---------------------------------------------------------------------------
