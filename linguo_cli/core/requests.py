@@ -48,8 +48,8 @@ def validate(document: Any) -> Ruleset:
 
 def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
     """Resolve one request (already valid) and return the handler's result as
-    it is: a typed result (a frozen dataclass; its ``rolls_used`` set here
-    with :func:`dataclasses.replace`) or, for a kind not typed yet, a dict
+    it is: a typed result (a frozen dataclass; its ``rolls_used`` set here,
+    on the fresh result) or, for a kind not typed yet, a dict
     with ``rolls_used`` added.
 
     ``dice`` overrides the request's own ``rolls``/``seed``. Raises
@@ -68,7 +68,10 @@ def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) ->
     result = rs.handler(str(request.get("kind")))(request, dice)
     dice.finish()
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
-        return dataclasses.replace(result, rolls_used=tuple(dice.used))
+        # the handler's fresh result is completed in place (no one else holds it
+        # yet): cheaper than dataclasses.replace, which rebuilds it
+        object.__setattr__(result, "rolls_used", tuple(dice.used))
+        return result
     result["rolls_used"] = list(dice.used)
     return result
 

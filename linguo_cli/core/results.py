@@ -51,16 +51,22 @@ Omit = _Omit
 _LAST: Final = "rolls_used"
 
 
-def _fields_of(cls: type) -> tuple[tuple[str, str], ...]:
-    cached: tuple[tuple[str, str], ...] | None = _FIELDS.get(cls)
+def _fields_of(cls: type) -> tuple[tuple[str, str, bool], ...]:
+    """``(attribute, JSON key, is rolls_used)`` of each field, cached per type."""
+    cached = _FIELDS.get(cls)
     if cached is None:
-        cached = tuple((f.name, f.metadata.get("json", f.name))
-                       for f in dataclasses.fields(cls))
+        cached = tuple((f.name, key, key == _LAST) for f in dataclasses.fields(cls)
+                       for key in (f.metadata.get("json", f.name),))
         _FIELDS[cls] = cached
     return cached
 
 
-_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
+_FIELDS: dict[type, tuple[tuple[str, str, bool], ...]] = {}
+
+#: Values of these exact types are already JSON (the bulk of a result): they
+#: are taken as they are without a call (``bool``, not a subclass such as an
+#: ``IntEnum``, which may have its own ``__json__``).
+_SCALARS: Final = frozenset({str, int, bool, float, type(None)})
 
 
 def to_plain(value: Any) -> Any:
@@ -69,9 +75,12 @@ def to_plain(value: Any) -> Any:
     Raises :class:`TypeError` for a value with no JSON form (a bug: every
     result type is built from the kinds above). The conversion of each type is
     chosen once and cached (results are converted on every command)."""
-    convert = _CONVERTERS.get(type(value))
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    convert = _CONVERTERS.get(kind)
     if convert is None:
-        convert = _converter_for(type(value))
+        convert = _converter_for(kind)
     return convert(value)
 
 
@@ -92,14 +101,14 @@ def _json_method(value: Any) -> Any:
 def _dataclass(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     last: Any = OMIT
-    for name, key in _fields_of(type(value)):
+    for name, key, is_last in _fields_of(type(value)):
         item = getattr(value, name)
         if item is OMIT:
             continue
-        if key == _LAST:
+        if is_last:
             last = item
             continue
-        out[key] = to_plain(item)
+        out[key] = item if type(item) in _SCALARS else to_plain(item)
     if last is not OMIT:
         out[_LAST] = to_plain(last)
     return out
@@ -110,11 +119,11 @@ def _enum(value: Any) -> Any:
 
 
 def _mapping(value: Any) -> dict[str, Any]:
-    return {str(k): to_plain(v) for k, v in value.items()}
+    return {str(k): v if type(v) in _SCALARS else to_plain(v) for k, v in value.items()}
 
 
 def _sequence(value: Any) -> list[Any]:
-    return [to_plain(v) for v in value]
+    return [v if type(v) in _SCALARS else to_plain(v) for v in value]
 
 
 def _no_json(value: Any) -> Any:

@@ -29,11 +29,11 @@ class Degree(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower()
+        return _DEGREE_LABELS[self]
 
     @property
     def title(self) -> str:
-        return self.name.replace("_", " ").title()
+        return _DEGREE_TITLES[self]
 
     def shifted(self, steps: int) -> Degree:
         return Degree(min(max(int(self) + steps, 0), len(Degree) - 1))
@@ -45,6 +45,12 @@ class Degree(IntEnum):
     def __json__(self) -> str:
         """The JSON form of a degree is its :attr:`label`."""
         return self.label
+
+
+#: Labels and titles of the degrees, computed once (results use them on every test).
+_DEGREE_LABELS: dict[Degree, str] = {d: d.name.lower() for d in Degree}
+_DEGREE_TITLES: dict[Degree, str] = {d: d.name.replace("_", " ").title() for d in Degree}
+Degree.__json_plain__ = True  # type: ignore[attr-defined]  # __json__ gives a str
 
 
 class TestKind(StrEnum):
@@ -66,6 +72,9 @@ class Modifier:
 
     def as_dict(self) -> dict[str, object]:
         return {"label": self.label, "value": self.value}
+
+    __json__ = as_dict  # the JSON form, already plain (core.results.to_plain)
+    __json_plain__ = True
 
 
 def modifiers_from(items: Iterable[Mapping[str, Any]] | None) -> tuple[Modifier, ...]:
