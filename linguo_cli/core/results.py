@@ -114,6 +114,31 @@ def _dataclass(value: Any) -> dict[str, Any]:
     return out
 
 
+def _compiled(cls: type) -> Callable[[Any], Any]:
+    """:func:`_dataclass` unrolled for ``cls``: one generated function that
+    reads each field by name (the way :mod:`dataclasses` builds its own
+    methods), with the same output; several times faster than the loop,
+    which matters because every result is converted."""
+    lines = ["def convert(v):", "    out = {}"]
+    last = None
+    for name, key, is_last in _fields_of(cls):
+        if not name.isidentifier():  # pragma: no cover - dataclass fields always are
+            return _dataclass
+        if is_last:
+            last = name
+            continue
+        lines += [f"    x = v.{name}", "    if x is not OMIT:",
+                  f"        out[{key!r}] = x if type(x) in S else tp(x)"]
+    if last is not None:
+        lines += [f"    x = v.{last}", "    if x is not OMIT:",
+                  f"        out[{_LAST!r}] = x if type(x) in S else tp(x)"]
+    lines.append("    return out")
+    namespace: dict[str, Any] = {"OMIT": OMIT, "S": _SCALARS, "tp": to_plain}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from field names only
+    convert: Callable[[Any], Any] = namespace["convert"]
+    return convert
+
+
 def _enum(value: Any) -> Any:
     return to_plain(value.value)
 
@@ -140,7 +165,7 @@ def _converter_for(cls: type) -> Callable[[Any], Any]:
     elif issubclass(cls, (str, bool, int, float)) or cls is type(None):
         convert = _same
     elif dataclasses.is_dataclass(cls):
-        convert = _dataclass
+        convert = _compiled(cls)
     elif issubclass(cls, Mapping):
         convert = _mapping
     elif issubclass(cls, (tuple, list)):
