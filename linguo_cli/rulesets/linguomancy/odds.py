@@ -138,6 +138,8 @@ class Chance:
 
     value: Fraction
 
+    __json_plain__ = True  # probability_dict gives strings only
+
     def __json__(self) -> dict[str, str]:
         return probability_dict(self.value)
 
