@@ -52,16 +52,9 @@ _LAST: Final = "rolls_used"
 
 
 def _fields_of(cls: type) -> tuple[tuple[str, str, bool], ...]:
-    """``(attribute, JSON key, is rolls_used)`` of each field, cached per type."""
-    cached = _FIELDS.get(cls)
-    if cached is None:
-        cached = tuple((f.name, key, key == _LAST) for f in dataclasses.fields(cls)
-                       for key in (f.metadata.get("json", f.name),))
-        _FIELDS[cls] = cached
-    return cached
-
-
-_FIELDS: dict[type, tuple[tuple[str, str, bool], ...]] = {}
+    """``(attribute, JSON key, is rolls_used)`` of each field of ``cls``."""
+    return tuple((f.name, key, key == _LAST) for f in dataclasses.fields(cls)
+                 for key in (f.metadata.get("json", f.name),))
 
 #: Values of these exact types are already JSON (the bulk of a result): they
 #: are taken as they are without a call (``bool``, not a subclass such as an
@@ -98,32 +91,15 @@ def _json_method(value: Any) -> Any:
     return to_plain(value.__json__())
 
 
-def _dataclass(value: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    last: Any = OMIT
-    for name, key, is_last in _fields_of(type(value)):
-        item = getattr(value, name)
-        if item is OMIT:
-            continue
-        if is_last:
-            last = item
-            continue
-        out[key] = item if type(item) in _SCALARS else to_plain(item)
-    if last is not OMIT:
-        out[_LAST] = to_plain(last)
-    return out
-
-
 def _compiled(cls: type) -> Callable[[Any], Any]:
-    """:func:`_dataclass` unrolled for ``cls``: one generated function that
+    """The converter of the dataclass ``cls``, generated once: a function that
     reads each field by name (the way :mod:`dataclasses` builds its own
-    methods), with the same output; several times faster than the loop,
-    which matters because every result is converted."""
+    methods), leaves out :data:`OMIT` values and puts ``rolls_used`` last
+    (see the module docstring). Field names are identifiers, so the
+    generated code holds nothing but them and the JSON keys (``repr``)."""
     lines = ["def convert(v):", "    out = {}"]
     last = None
     for name, key, is_last in _fields_of(cls):
-        if not name.isidentifier():  # pragma: no cover - dataclass fields always are
-            return _dataclass
         if is_last:
             last = name
             continue
