@@ -64,7 +64,13 @@ from linguo_cli.rulesets.linguomancy.cast_records import (
 )
 from linguo_cli.rulesets.linguomancy.checks import TestResult, resolve_test
 from linguo_cli.rulesets.linguomancy.dying import die
-from linguo_cli.rulesets.linguomancy.model import Degree, Entity, Maintained, Modifier
+from linguo_cli.rulesets.linguomancy.model import (
+    Degree,
+    Entity,
+    Maintained,
+    Modifier,
+    state_fields,
+)
 from linguo_cli.rulesets.linguomancy.overclock import (
     DEATH_EXHAUSTION,
     MAX_COST,
@@ -140,8 +146,7 @@ class _Cast:
 
 
 def _fields(entity: Entity) -> dict[str, Any]:
-    d = entity.as_dict()
-    return {k: d[k] for k in REPORT_FIELDS}
+    return state_fields(entity, REPORT_FIELDS)
 
 
 def _test_dict(test: TestResult) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from linguo_cli.core.dice import DiceSource, face_record
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import amount_rules, dying
-from linguo_cli.rulesets.linguomancy.model import Entity
+from linguo_cli.rulesets.linguomancy.model import Entity, state_fields
 from linguo_cli.rulesets.linguomancy.ticks import Tick
 
 #: The fields of the state shape listed in a report's ``before``/``after``.
@@ -122,8 +122,7 @@ class EntityReport:
 
 def fields_of(entity: Entity) -> dict[str, Any]:
     """The :data:`REPORT_FIELDS` of ``entity``'s state shape."""
-    d = entity.as_dict()
-    return {k: d[k] for k in REPORT_FIELDS}
+    return state_fields(entity, REPORT_FIELDS)
 
 
 def _report(before: Entity, after: Entity, events: list[str], steps: list[Step],

@@ -336,3 +336,11 @@ def _flux_facts(e: Entity) -> list[Fact]:
     if e.flux < 0:
         out.append((("flux",), f"flux {e.flux} is below 0 (F1, V1)"))
     return out
+
+
+def state_fields(entity: Entity, names: Iterable[str]) -> dict[str, Any]:
+    """The fields ``names`` of ``entity``'s state shape (:meth:`Entity.as_dict`),
+    in that order: the ``before``/``after`` of the reports of damage, casts
+    and rests."""
+    shape = entity.as_dict()
+    return {k: shape[k] for k in names}

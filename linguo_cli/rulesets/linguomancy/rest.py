@@ -36,7 +36,7 @@ from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy.damage import EntityReport, apply_healing, state_entities
-from linguo_cli.rulesets.linguomancy.model import Condition, Entity
+from linguo_cli.rulesets.linguomancy.model import Condition, Entity, state_fields
 
 #: The fields of the state shape listed in a rest report's ``before``/``after``.
 REST_FIELDS: tuple[str, ...] = (
@@ -74,8 +74,7 @@ class RestInput:
 
 
 def _fields(entity: Entity) -> dict[str, Any]:
-    d = entity.as_dict()
-    return {k: d[k] for k in REST_FIELDS}
+    return state_fields(entity, REST_FIELDS)
 
 
 def _regain_hp(entity: Entity, amount: int, steps: list[Step], events: list[str]
