@@ -44,7 +44,7 @@ def test_example_encounter_runs(tmp_path: Path) -> None:
     out = tmp_path / "after.yaml"
     r = run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"), "-o", str(out))
     assert r.exit_code == 0, r.stderr
-    assert "Turn 1: ayla" in r.stdout and "Turn 10: bram" in r.stdout
+    assert "Turn 1, ayla" in r.stdout and "Turn 10, bram" in r.stdout  # the log (default)
     after = YAML(typ="safe").load(out.read_text(encoding="utf-8"))
     hp = {e["id"]: e["hp"] for e in after["entities"]}
     assert hp == {"ayla": 5, "bram": 11, "cole": 7, "ogre": 0}
@@ -55,7 +55,7 @@ def test_example_keeps_comments_and_default_prints_state(tmp_path: Path) -> None
     r = run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"))
     assert r.exit_code == 0, r.stderr
     assert "# takes one of her 2 Hand points" in r.stdout
-    assert "Turn 1: ayla" in r.stderr
+    assert "Turn 1, ayla" in r.stderr
 
 
 def test_json_result_matches_golden_shape() -> None:
@@ -214,7 +214,7 @@ def test_example_encounter_ends_in_round_three(tmp_path: Path) -> None:
     # Finding 10: three rounds played, the state says round 3 (it said 1).
     out = tmp_path / "after.yaml"
     r = run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"), "-o", str(out),
-                "--explain")
+                "--explain", "--table")
     assert r.exit_code == 0, r.stderr
     after = YAML(typ="safe").load(out.read_text(encoding="utf-8"))
     assert after["round"] == 3 and after["acted_this_round"] == ["ayla", "bram"]
@@ -223,6 +223,12 @@ def test_example_encounter_ends_in_round_three(tmp_path: Path) -> None:
     assert r.stdout.count("Round 2\n") == 1 and r.stdout.count("Round 3\n") == 1
     assert "Turn 5: ayla (round 2)" in r.stdout
     assert "round 3 starts with ayla's turn" in r.stdout
+    # The log (the default view) marks them too.
+    r = run_cli("turn", str(EXAMPLE / "state.yaml"), str(EXAMPLE / "turns.yaml"), "-o", str(out),
+                "--explain")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.count("Round 2\n") == 1 and r.stdout.count("Round 3\n") == 1
+    assert "Turn 5, ayla" in r.stdout and "round 3 starts with ayla's turn" in r.stdout
 
 
 def test_turns_split_over_two_runs_count_rounds_as_one_run(tmp_path: Path) -> None:
@@ -255,7 +261,7 @@ def test_end_turn_shows_and_writes_zero_action_points(tmp_path: Path) -> None:
     state = write(tmp_path / "state.yaml", DUEL_STATE)
     turns = write(tmp_path / "turns.yaml", "turns: [{entity: hero, steps: "
                                            "[{kind: action, name: help}, {kind: end_turn}]}]\n")
-    r = run_cli("turn", state, turns, "--in-place")
+    r = run_cli("turn", state, turns, "--in-place", "--table")
     assert r.exit_code == 0, r.stderr
     end_row = next(line for line in r.stdout.splitlines() if "end of turn" in line)
     assert end_row.split()[3] == "0"

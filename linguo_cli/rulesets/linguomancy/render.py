@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from linguo_cli.rulesets.linguomancy.overclock import Consequence, OverclockResult
     from linguo_cli.rulesets.linguomancy.rest import RestResult
     from linguo_cli.rulesets.linguomancy.ticks import TicksResult
-    from linguo_cli.rulesets.linguomancy.turn_results import Remaining, TurnResult
+    from linguo_cli.rulesets.linguomancy.turn_results import TurnResult
 
 _DEGREE_STYLE = {
     "critical_failure": "bold white on red",
@@ -50,12 +50,13 @@ def to_json(result: Any) -> str:
     return json.dumps(plain, indent=2, ensure_ascii=False)
 
 
-def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
-         ) -> None:
+def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None,
+         table: bool = False) -> None:
     """Print ``result`` (a typed result, or a dict for kinds not typed yet)
     on stdout: JSON, or the text view (with steps when ``explain``). A typed
     result becomes JSON here, through :func:`linguo_cli.core.results.to_plain`;
-    its text renderer reads the typed result."""
+    its text renderer reads the typed result. ``table``: kind ``turn`` as
+    tables instead of the narrative log (:func:`turn_text`)."""
     import sys
 
     from linguo_cli.core.results import to_plain
@@ -69,6 +70,9 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
 
     console = Console(file=stream, highlight=False, soft_wrap=True)
     kind = str(plain.get("kind"))
+    if kind == "turn":
+        turn_text(console, result, explain=explain, table=table)
+        return
     if kind in TYPED_RENDERERS and not isinstance(result, dict):
         TYPED_RENDERERS[kind](console, result)
     else:
@@ -146,40 +150,27 @@ def _generic_text(console: Any, r: dict[str, Any]) -> None:
         console.print(f"[bold]{escape(str(key))}[/bold]: {escape(str(text))}")
 
 
-def _turn_text(console: Any, r: TurnResult) -> None:
-    """One compact table per turn: each step with its costs and what is left
-    (the end-of-turn row shows 0 action points: unspent ones are lost, P1).
-    A ``Round N`` heading marks where each round starts (O1); each table's
-    title names its round. Reads the typed result."""
-    from rich.markup import escape
-    from rich.table import Table
+def turn_text(console: Any, r: TurnResult | dict[str, Any], *, explain: bool, table: bool
+              ) -> None:
+    """Kind ``turn`` as text: the narrative log (default,
+    :mod:`.turn_log`) or, with ``table``, one table per turn
+    (:mod:`.turn_table`); with ``explain`` the rule IDs and the derivation;
+    then the replay line. Every line fits the width of the console's file
+    (:func:`linguo_cli.core.textfit.output_width`: its terminal, else
+    ``COLUMNS``, else 80) without a word broken. Reads the result's JSON
+    form, as ``--json`` prints it."""
+    from rich.text import Text
 
-    for t in r.turns:
-        if t.round_start:
-            console.print(f"[bold underline]Round {t.round}[/bold underline]")
-        table = Table(title=f"Turn {t.turn}: {escape(str(t.entity))} (round {t.round})"
-                      + (" (check only)" if r.check else ""),
-                      title_justify="left", box=None, pad_edge=False)
-        for col in ("#", "step", "AP", "m", "AP left", "m left", "hands", "flux", "reaction",
-                    "events"):
-            table.add_column(col, justify="right" if col not in ("step", "events") else "left",
-                             overflow="fold")
+    from linguo_cli.core.textfit import output_width
+    from linguo_cli.rulesets.linguomancy import turn_log, turn_table
 
-        def row(num: str, label: str, left: Remaining, events: tuple[str, ...], ap: str,
-                mv: str, table: Any = table) -> None:
-            table.add_row(num, escape(label), ap, mv, str(left.action_points),
-                          str(left.movement), str(left.hands_free), str(left.flux),
-                          _yes_no(left.reaction_available), escape(", ".join(events)))
-
-        row("", "start of turn", t.start.remaining, t.start.events, "", "")
-        for s in t.steps:
-            d = s.detail
-            what = d.name or d.idiom or d.target or d.entity
-            label = s.kind.replace("_", " ") + (f" {what}" if what else "")
-            row(str(s.step), label, s.remaining, d.events, str(s.action_points),
-                str(s.movement))
-        row("", "end of turn", t.remaining, t.end.events, "", "")
-        console.print(table)
+    plain = r if isinstance(r, dict) else to_plain(r)
+    width = output_width(console.file)
+    lines = (turn_table.table_lines(plain, width) if table
+             else turn_log.log_lines(plain, width, explain))
+    for line in lines + turn_log.tail_lines(plain, width, explain):
+        style = "bold" if line.startswith(("Round ", "Turn ")) else ""
+        console.print(Text(line, style=style), soft_wrap=True)
 
 
 def amount_text(r: Amount) -> str:
@@ -553,5 +544,5 @@ TEXT_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
 
 #: result kind -> text renderer reading the kind's typed result.
 TYPED_RENDERERS: dict[str, Callable[[Any, Any], None]] = {
-    "turn": _turn_text,
+    "turn": lambda console, r: turn_text(console, r, explain=False, table=False),
 }

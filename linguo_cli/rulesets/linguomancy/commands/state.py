@@ -66,7 +66,7 @@ def load_state(path: str) -> Any:
 
 def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | None,
                       in_place: bool, as_json: bool, explain: bool, dice: Any = None,
-                      request_doc: Any = None) -> None:
+                      request_doc: Any = None, table: bool = False) -> None:
     """Resolve ``request`` on the state of ``state_doc`` and write the new state.
 
     The request gets the state as its ``state`` field; its handler returns the
@@ -76,7 +76,7 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     unless ``--json``, where stdout is the JSON result (which holds the state).
     Nothing is written when resolution fails. ``request_doc``: the document
     the request's fields were read from (places of invalid fields), default
-    the options.
+    the options. ``table``: a turn result as tables (text view only).
     """
     from linguo_cli.core import requests
     from linguo_cli.core.results import to_plain as plain_result
@@ -108,12 +108,12 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
         raise UsageError("--in-place needs a state file, not stdin")
     if target:
         atomic_write(target, text)
-        render.emit(result, as_json=as_json, explain=explain)
+        render.emit(result, as_json=as_json, explain=explain, table=table)
     elif as_json:
         render.emit(result, as_json=True, explain=explain)
     else:
         sys.stdout.write(text)
-        render.emit(result, as_json=False, explain=explain, out=sys.stderr)
+        render.emit(result, as_json=False, explain=explain, out=sys.stderr, table=table)
 
 
 # ---------------------------------------------------------------------------
@@ -179,11 +179,16 @@ def turn(
     conditions: Annotated[str | None, typer.Option(
         "--conditions", help="Condition catalog file (C2) used instead of the defaults.")
     ] = None,
+    table: Annotated[bool, typer.Option(
+        "--table", help="Show one table per turn (costs, what is left, HP, events) instead "
+        "of the narrative log.")] = False,
 ) -> None:
     """Play whole turns from a state file and a list of steps (rules O1, P1-P6, C1-C2).
 
     Every step must be legal; the first illegal one exits 4 naming the step,
-    the rule and the numbers, and no file is written.
+    the rule and the numbers, and no file is written. The text view is a
+    narrative log (round by round, each step's dice, totals and HP), or
+    tables with --table; it fits the terminal's width (80 when not a terminal).
     """
     from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
@@ -225,10 +230,10 @@ def turn(
             result = requests.resolve_typed(request, ScriptedDice([]))
         except InputError as exc:
             raise locate_errors(exc, turns_doc, state_doc) from None
-        render.emit(result, as_json=json_, explain=explain)
+        render.emit(result, as_json=json_, explain=explain, table=table)
         return
     run_state_request(request, state_doc, output=output, in_place=in_place, as_json=json_,
-                      explain=explain, dice=dice, request_doc=turns_doc)
+                      explain=explain, dice=dice, request_doc=turns_doc, table=table)
 
 
 # ---------------------------------------------------------------------------
