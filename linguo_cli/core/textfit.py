@@ -10,8 +10,8 @@ build their lines with these and print them as they are.
   cell wrapped at spaces inside its column; when the columns cannot fit
   whole words side by side, a narrower layout (the last column on lines of
   its own under each row, then one ``header: value`` block per row).
-- :func:`output_width`: the width to fit for a stream: its terminal's when
-  it is a terminal, else ``COLUMNS`` when set, else 80.
+- :func:`output_width`: the width to fit for a stream: ``COLUMNS`` when
+  set, else its terminal's when it is a terminal, else 80 (files, pipes).
 
 Widths are counted in characters (``len``); text with wide or combining
 characters is counted as one column per character.

@@ -71,7 +71,7 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
     console = Console(file=stream, highlight=False, soft_wrap=True)
     kind = str(plain.get("kind"))
     if kind == "turn":
-        turn_text(console, result, explain=explain, table=table)
+        turn_text(console, plain, explain=explain, table=table)
         return
     if kind in TYPED_RENDERERS and not isinstance(result, dict):
         TYPED_RENDERERS[kind](console, result)
@@ -136,10 +136,6 @@ def _test_text(console: Any, r: TestResult) -> None:
     console.print(verdict)
 
 
-def _yes_no(value: Any) -> str:
-    return "yes" if value is True else "no" if value is False else ""
-
-
 def _generic_text(console: Any, r: dict[str, Any]) -> None:
     from rich.markup import escape
 
@@ -156,9 +152,9 @@ def turn_text(console: Any, r: TurnResult | dict[str, Any], *, explain: bool, ta
     :mod:`.turn_log`) or, with ``table``, one table per turn
     (:mod:`.turn_table`); with ``explain`` the rule IDs and the derivation;
     then the replay line. Every line fits the width of the console's file
-    (:func:`linguo_cli.core.textfit.output_width`: its terminal, else
-    ``COLUMNS``, else 80) without a word broken. Reads the result's JSON
-    form, as ``--json`` prints it."""
+    (:func:`linguo_cli.core.textfit.output_width`: ``COLUMNS`` when set,
+    else its terminal's, else 80) without a word broken. Reads the result's
+    JSON form, as ``--json`` prints it."""
     from rich.text import Text
 
     from linguo_cli.core.textfit import output_width

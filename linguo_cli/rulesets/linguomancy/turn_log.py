@@ -35,21 +35,22 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def event_text(event: str, ids: Sequence[str] | frozenset[str] = ()) -> str:
+def event_text(event: str, ids: Sequence[str] | frozenset[str] = (),
+               subject: str | None = None) -> str:
     """An event string in words (golden/README.md, "turn", event strings):
     ``flux_regenerates:+1`` -> ``flux regenerates +1``,
     ``cole:regains_consciousness`` -> ``cole regains consciousness`` (an
     entity id from ``ids`` is kept as it is), ``condition_ends:Drained`` ->
     ``Drained ends``; the part after the colon of any other is kept verbatim
-    (idiom, item and action names)."""
+    (idiom, item and action names). ``subject``: the entity the event is
+    of, named first (``ogre dies``) or last (``Prone ends on ogre``)."""
     head, sep, tail = event.partition(":")
-    if not sep:
-        return words(event)
-    if head in ids:
-        return f"{head} {event_text(tail, ids)}"
+    if sep and head in ids:
+        return event_text(tail, ids, head)
     if head == "condition_ends":
-        return f"{tail} ends"
-    return f"{words(head)} {tail}"
+        return f"{tail} ends" + (f" on {subject}" if subject else "")
+    text = f"{words(head)} {tail}" if sep else words(event)
+    return f"{subject} {text}" if subject else text
 
 
 def signed(value: int, label: str = "") -> str:
@@ -172,22 +173,34 @@ def amount_text(a: Plain, what: str) -> str:
     return f"{dice} = {total}"
 
 
-def change_text(eid: str, rec: Plain, ids: frozenset[str], dealt: Plain | None = None) -> str:
+def change_text(eid: str, rec: Plain, ids: frozenset[str], dealt: Plain | None = None,
+                rolled: Any = None) -> str:
     """What happened to one entity: ``ogre 22 -> 10 HP``, with the damage
     resistance changed (R1-R3), temporary HP absorbed (H2) and its events
-    (``ogre dies``, ``cole regains consciousness``)."""
+    (``ogre dies``, ``cole regains consciousness``); ``rolled``: the damage
+    rolled, when the entity may have taken a part of it (a save's half)."""
     before, after = rec.get("before") or {}, rec.get("after") or {}
-    bits = []
-    if dealt is not None and dealt.get("damage") != dealt.get("damage_after_resistance"):
-        bits.append(f"{dealt.get('damage')} damage becomes {dealt.get('damage_after_resistance')} "
-                    "after resistance")
-    if dealt is not None and dealt.get("temp_hp_absorbed"):
-        bits.append(f"{dealt['temp_hp_absorbed']} absorbed by temporary HP")
+    bits = _dealt_bits(eid, dealt, rolled) if dealt is not None else []
     if before.get("hp") != after.get("hp") or not bits:
         bits.append(f"{eid} {before.get('hp')} -> {after.get('hp')} HP")
-    bits.extend(f"{eid} {event_text(e, ids)}" for e in rec.get("events") or ()
-                if e not in ("casts",))
+    bits.extend(event_text(e, ids, eid) for e in rec.get("events") or () if e != "casts")
     return ", ".join(bits)
+
+
+def _dealt_bits(eid: str, dealt: Plain, rolled: Any) -> list[str]:
+    """How much of the ``rolled`` damage an entity took: a save's half (S1),
+    resistance, vulnerability or immunity (R1-R3), temporary HP (H2)."""
+    taken, final = dealt.get("damage"), dealt.get("damage_after_resistance", dealt.get("damage"))
+    bits = []
+    if rolled is not None and dealt.get("amount", taken) != rolled:
+        bits.append(f"{eid} takes {dealt.get('amount', taken)} of it")
+    if final != taken:
+        how = ("immune" if final == 0 else "resistant" if int(final or 0) < int(taken or 0)
+               else "vulnerable")
+        bits.append(f"{eid} {how}: {taken} -> {final} damage")
+    if dealt.get("temp_hp_absorbed"):
+        bits.append(f"{dealt['temp_hp_absorbed']} absorbed by temporary HP")
+    return bits
 
 
 # ---------------------------------------------------------------------------
@@ -254,7 +267,8 @@ def _cast_effects(cast: Plain, c: Context) -> list[str]:
     for tid, rec in records.items():
         c.tracker.see(tid, rec.get("after") or {})
         if tid in touched:
-            clauses.append(change_text(tid, rec, c.ids, rec.get("damage")))
+            clauses.append(change_text(tid, rec, c.ids, rec.get("damage"),
+                                       (amount or {}).get("amount")))
         elif tid != c.actor and rec.get("test"):
             clauses.append(f"no effect on {tid}")
     bonus = cast.get("check_bonus")
@@ -353,9 +367,9 @@ def _death_save(eid: str, d: Plain, c: Context) -> str:
     hp_b, hp_a = (d.get("before") or {}).get("hp"), (d.get("after") or {}).get("hp")
     if hp_b != hp_a:
         text += f", {eid} {hp_b} -> {hp_a} HP"
-    rest = [event_text(e, c.ids) for e in d.get("events") or ()
+    rest = [event_text(e, c.ids, eid) for e in d.get("events") or ()
             if not e.startswith("death_save")]
-    return text + "".join(f", {eid} {e}" for e in rest)
+    return text + "".join(f", {e}" for e in rest)
 
 
 def start_notes(turn: Plain, c: Context, explain: bool) -> list[str]:
@@ -375,11 +389,15 @@ def start_notes(turn: Plain, c: Context, explain: bool) -> list[str]:
         notes.append(f"Flux stays {flux}, already at its maximum")
     if vital is not None:
         vital.flux = flux
+    said = ["reaction_back"]
     if "death_save" in start:
         notes.append(_death_save(c.actor, start["death_save"], c))
-    notes.extend(event_text(e, c.ids) for e in events
-                 if e not in ("reaction_back",) and not e.startswith(("flux_regenerates:",
-                                                                      "death_save")))
+        said += start["death_save"].get("events") or []
+    for e in events:
+        if e in said:
+            said.remove(e)
+        elif not e.startswith("flux_regenerates:"):
+            notes.append(event_text(e, c.ids))
     return notes
 
 
@@ -430,7 +448,8 @@ def log_lines(result: Plain, width: int, explain: bool = False) -> list[str]:
     if result.get("check"):
         out += wrap("Checked only: no die rolled, so hits, damage, healing and death "
                     "saves are not applied.", width)
-    out += wrap(f"Before: {tracker.summary()}.", width, hang="  ")
+    if tracker.order:
+        out += wrap(f"Before: {tracker.summary()}.", width, hang="  ")
     current = None
     for turn in result["turns"]:
         if turn["round"] != current:

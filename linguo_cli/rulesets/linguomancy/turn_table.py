@@ -32,7 +32,7 @@ RIGHT = (True, False, True, True, True, True, True, True, True, True, False)
 
 #: Events the step column already says (``moves:4`` of a move, ``casts`` of a cast...).
 _SAID = ("moves", "action", "attacks", "casts", "ends_turn", "drops", "holds", "reaction",
-         "stops_maintaining", "stands_up")
+         "stops_maintaining", "stands_up", "drops_prone")
 
 
 def _label(s: Plain) -> str:

@@ -188,7 +188,8 @@ def turn(
     Every step must be legal; the first illegal one exits 4 naming the step,
     the rule and the numbers, and no file is written. The text view is a
     narrative log (round by round, each step's dice, totals and HP), or
-    tables with --table; it fits the terminal's width (80 when not a terminal).
+    tables with --table; it fits the terminal's width (80 when not a terminal,
+    COLUMNS=N sets it).
     """
     from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
