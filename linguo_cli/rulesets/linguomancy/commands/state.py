@@ -66,7 +66,8 @@ def load_state(path: str) -> Any:
 
 def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | None,
                       in_place: bool, as_json: bool, explain: bool, dice: Any = None,
-                      request_doc: Any = None, table: bool = False) -> None:
+                      request_doc: Any = None, table: bool = False,
+                      on_result: Any = None) -> None:
     """Resolve ``request`` on the state of ``state_doc`` and write the new state.
 
     The request gets the state as its ``state`` field; its handler returns the
@@ -77,6 +78,8 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     Nothing is written when resolution fails. ``request_doc``: the document
     the request's fields were read from (places of invalid fields), default
     the options. ``table``: a turn result as tables (text view only).
+    ``on_result``: called with the result before anything is
+    written (``turn --report``).
     """
     from linguo_cli.core import requests
     from linguo_cli.core.results import to_plain as plain_result
@@ -97,6 +100,8 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     except InputError as exc:
         raise locate_errors(
             exc, request_doc or Document("<options>", request), state_doc) from None
+    if on_result is not None:
+        on_result(result)
     before = entities_of(state_doc)
     new_state = result["state"] if isinstance(result, dict) else plain_result(result.state)
     after = {d["id"]: Entity.from_dict(d) for d in new_state["entities"]}
@@ -182,6 +187,10 @@ def turn(
     table: Annotated[bool, typer.Option(
         "--table", help="Show one table per turn (costs, what is left, HP, events) instead "
         "of the narrative log.")] = False,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="FILE", help="Also write the fight as one self-contained HTML "
+        "page: HP, temporary HP and Flux per turn as a plot, every step with its dice and "
+        "rule IDs. Written before the state; not with --check; - is refused.")] = None,
 ) -> None:
     """Play whole turns from a state file and a list of steps (rules O1, P1-P6, C1-C2).
 
@@ -219,6 +228,10 @@ def turn(
         request["conditions"] = conditions_mod.load_catalog(
             cat_doc.data, name=cat_doc.name, document=cat_doc).as_list()
     dice = dice_from_options(rolls, seed)
+    if report is not None:
+        from linguo_cli.rulesets.linguomancy import report_html
+
+        report_html.check_path(report, check=check, inputs=(state, turns, output))
     if check:  # no die is rolled: --rolls/--seed and the document's rolls are not used
         if output or in_place:
             raise UsageError("--check writes nothing: drop -o/--in-place")
@@ -234,7 +247,8 @@ def turn(
         render.emit(result, as_json=json_, explain=explain, table=table)
         return
     run_state_request(request, state_doc, output=output, in_place=in_place, as_json=json_,
-                      explain=explain, dice=dice, request_doc=turns_doc, table=table)
+                      explain=explain, dice=dice, request_doc=turns_doc, table=table,
+                      on_result=None if report is None else report_html.writer(report))
 
 
 # ---------------------------------------------------------------------------
