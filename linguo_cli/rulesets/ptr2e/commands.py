@@ -207,8 +207,12 @@ def priority(entries: Annotated[list[str], typer.Argument(
                  "--base-av", help="A creature's Base AV NAME=N (PI5).")] = None,
              owes: Annotated[list[str] | None, typer.Option(
                  "--owes", help="A creature that owes a skip NAME=N (PP5).")] = None,
+             pending: Annotated[str | None, typer.Option(
+                 "--pending", help="Creatures with a scheduled Activation to come, in the "
+                 "order of their next one, e.g. c,b,a (PV3).")] = None,
              initiative: Annotated[str | None, typer.Option(
-                 "--initiative", help="The current initiative order, e.g. c,b,a (PV3).")] = None,
+                 "--initiative", help="The state's initiative list for the rest (PV3).")
+             ] = None,
              json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
     """The order a batch of simultaneous Priority/Interrupt declarations resolves in (PP4)."""
     parsed = [_entry(t) for t in entries]
@@ -224,8 +228,9 @@ def priority(entries: Annotated[list[str], typer.Argument(
         if owed.get(name):
             creatures[name]["owed_skips"] = owed[name]
     request: dict[str, Any] = {"kind": "priority", "creatures": creatures, "entries": parsed}
-    if initiative is not None:
-        request["initiative"] = [c.strip() for c in initiative.split(",") if c.strip()]
+    for key, value in (("pending", pending), ("initiative", initiative)):
+        if value is not None:
+            request[key] = [c.strip() for c in value.split(",") if c.strip()]
     _run(request, None, None, json_, explain)
 
 

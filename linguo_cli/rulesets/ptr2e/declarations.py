@@ -69,6 +69,12 @@ def _explain_activation(steps: list[budget.Step], used: budget.Budget, owed: int
     if any(s.priority is not None for s in steps):
         trace.note("PA6", "a [Priority X] action in one's own Activation: "
                    + str(opts["priority_in_own_activation"]))
+    if any(s.interrupt is not None for s in steps):
+        trace.note("PA6", "an [Interrupt X] action delayed (delay_interrupt_actions: allowed)")
+    if opts["delayable"] == "complex" and any(s.delay for s in steps):
+        trace.note("PD7", "Hold!: only complex actions may be delayed")
+    if any(s.name == "rush" for s in steps):
+        trace.note("PR1", "Rush is a simple action")
     trace.note("PA2", f"{used.complex} complex, {used.simple} simple: legal "
                "(one complex, or up to two simple)")
 
@@ -116,8 +122,11 @@ def resolve_priority(request: Mapping[str, Any], _dice: DiceSource) -> dict[str,
     """The resolution order of one batch of simultaneous declarations
     (PP4): ``creatures`` (``{id: {speed, base_av?, owed_skips?}}``),
     ``entries`` (``[{actor, type: priority|interrupt|fire, level, action?}]``,
-    a fire's level is 1) and ``initiative`` (the current initiative order,
-    PV3, optional). No die is rolled.
+    a fire's level is 1) and the current initiative order's parts (PV3):
+    ``in_progress`` (the creature whose Activation is under way),
+    ``pending`` (creatures with a scheduled Activation still to come up, by
+    the index of their next one) and ``initiative`` (the state's list for
+    the rest); all optional. No die is rolled.
 
     Result: ``order`` (the entries in resolution order), ``actors``,
     ``decided_by`` (what put each entry before the next) and
@@ -128,14 +137,25 @@ def resolve_priority(request: Mapping[str, Any], _dice: DiceSource) -> dict[str,
     entries = _entries(request)
     owed = {c: int(v.get("owed_skips", 0)) for c, v in request.get("creatures", {}).items()}
     priority.check_entries(entries, opts, owed)
-    ordered, reasons = priority.order(entries, opts, request.get("initiative"))
+    ranks = priority.current_order(request.get("in_progress"), request.get("pending", ()),
+                                   request.get("initiative"))
+    ordered, reasons = priority.order(entries, opts, ranks)
     trace = Trace()
+    for kind, rule, text in (("priority", "PP1", "Priority declarations, levels 1 to "),
+                             ("interrupt", "PI1", "Interrupt declarations, levels 1 to "),
+                             ("fire", "PD5", "fired trigger delays: [Interrupt 1], max ")):
+        if any(e.type == kind for e in entries):
+            trace.note(rule, f"{text}{opts['priority_max']}")
+    if any(e.interrupting for e in entries):
+        trace.note("PI2", "Interrupts on one trigger form one batch, ordered as Priority")
     trace.note("PP4", "batch order: " + ", ".join(
         f"{e.actor} ({e.type} {e.level})" for e in ordered))
     for a, b, why in zip(ordered, ordered[1:], reasons, strict=False):
         trace.note(_rule_of(why), f"{a.actor} before {b.actor}: {why}")
-    if opts["skips"] == "single":
-        trace.note("PP5", "one Priority or Interrupt entry per creature, none while a skip is owed")
+    trace.note("PP5", "one Priority or Interrupt entry per creature, none while a skip is owed"
+               if opts["skips"] == "single" else "skips: stack: every declaration adds a skip")
+    trace.note("PP3", "owed skips after the batch: " + (", ".join(
+        f"{c} {n}" for c, n in _skips_after(entries, owed, opts).items()) or "none"))
     return trace.result("priority", {
         "order": [{"entry": e.index, "actor": e.actor, "type": e.type, "level": e.level,
                    "action": e.action} for e in ordered],

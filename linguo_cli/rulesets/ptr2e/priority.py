@@ -8,8 +8,10 @@ entries of trigger delays (PD5, always level 1). It resolves:
    default) or lower (``slower_first``); two Interrupts (fires included)
    under ``interrupt_tiebreak: base_av`` compare lower Base AV first (PI5)
    instead;
-3. then earlier in the current initiative order (PV3): a creature missing
-   from that order cannot be placed (``tie_unresolved``, exit 4);
+3. then earlier in the current initiative order (PV3): the creature whose
+   Activation is in progress, then those with a scheduled Activation still
+   to come up, then the rest by the state's ``initiative`` list; two of the
+   rest that the list does not both place are ``tie_unresolved`` (exit 4);
 4. entries of one and the same creature still tied: in the given order.
 
 ``batch_order: interrupts_first`` resolves every Interrupt and fire of the
@@ -102,13 +104,29 @@ def _tie(a: Entry, b: Entry, options: Mapping[str, object]) -> tuple[int, str]:
     return 0, ""
 
 
+def current_order(in_progress: str | None, pending: Sequence[str],
+                  initiative: Sequence[str] | None) -> dict[str, tuple[int, int]]:
+    """The current initiative order (PV3) as ranks ``actor -> (group,
+    position)``: group 0 the creature whose Activation is in progress, 1 the
+    creatures with a scheduled Activation still to come up (``pending``, by
+    the index of their next one), 2 the rest in the order of the state's
+    ``initiative`` list. A creature in none of them has no rank."""
+    ranks: dict[str, tuple[int, int]] = {}
+    if in_progress is not None:
+        ranks[in_progress] = (0, 0)
+    for i, c in enumerate(pending):
+        ranks.setdefault(c, (1, i))
+    for i, c in enumerate(initiative or ()):
+        ranks.setdefault(c, (2, i))
+    return ranks
+
+
 def order(entries: Sequence[Entry], options: Mapping[str, object],
-          initiative: Sequence[str] | None) -> tuple[list[Entry], list[str]]:
+          ranks: Mapping[str, tuple[int, int]]) -> tuple[list[Entry], list[str]]:
     """The batch in resolution order (PP4) and, per adjacent pair, what
-    decided it. ``initiative`` is the current initiative order (PV3;
-    ``None``: none given). Raises ``tie_unresolved`` (exit 4, PV3) for two
-    creatures tied down to an order that does not list both."""
-    ranks = {c: i for i, c in enumerate(initiative or ())}
+    decided it. ``ranks`` is the current initiative order
+    (:func:`current_order`). Raises ``tie_unresolved`` (exit 4, PV3) for two
+    creatures tied down to that order when it cannot place them."""
 
     def compare(a: Entry, b: Entry) -> int:
         return _compare(a, b, options, ranks)[0]
@@ -127,7 +145,7 @@ def order(entries: Sequence[Entry], options: Mapping[str, object],
 
 
 def _compare(a: Entry, b: Entry, options: Mapping[str, object],
-             ranks: Mapping[str, int]) -> tuple[int, str]:
+             ranks: Mapping[str, tuple[int, int]]) -> tuple[int, str]:
     if a.level != b.level:
         return (-1 if a.level > b.level else 1), "higher level"
     if a.actor == b.actor:
@@ -135,8 +153,13 @@ def _compare(a: Entry, b: Entry, options: Mapping[str, object],
     sign, why = _tie(a, b, options)
     if sign:
         return sign, why
-    if a.actor not in ranks or b.actor not in ranks:
-        missing = [c for c in (a.actor, b.actor) if c not in ranks]
-        refuse("tie_unresolved", f"{a.actor} and {b.actor} tie and the initiative order does "
-               f"not list {', '.join(missing)}", place="batch")
-    return (-1 if ranks[a.actor] < ranks[b.actor] else 1), "earlier in initiative order"
+    ra, rb = ranks.get(a.actor), ranks.get(b.actor)
+    placed = [r for r in (ra, rb) if r is not None]
+    if len(placed) == 1 and placed[0][0] < 2:  # a creature still to act before the rest
+        return (-1 if ra is not None else 1), "earlier in initiative order"
+    if ra is None or rb is None:
+        missing = [c for c, r in ((a.actor, ra), (b.actor, rb)) if r is None]
+        refuse("tie_unresolved", f"{a.actor} and {b.actor} tie and the initiative order "
+               f"cannot place {', '.join(missing)}", place="batch")
+    assert ra is not None and rb is not None
+    return (-1 if ra < rb else 1), "earlier in initiative order"

@@ -119,6 +119,7 @@ def resolve_skill(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
                + ("success" if test.success else "failure"))
     trace.note("PS3", _degree_text(test.dc, test.roll, test.success, test.degree,
                                    str(opts["dos"])))
+    trace.note("PS5", test.text())
     return trace.result("skill", test.as_dict(), opts)
 
 
@@ -188,8 +189,12 @@ def do_rush(spec: Mapping[str, Any], mover: Mover, opts: Mapping[str, Any], dice
     record = rush(kind, dice.roll(D100), skill=skill, value=value, cr=cr,
                   mod=int(spec.get("mod", 0)), dos_rule=str(opts["dos"]),
                   rush_yield=str(opts["rush_yield"]), pp_boost=boost)
+    if kind in mover.rushed or len(mover.rushed) and opts["rush_limit"] == "none":
+        trace.note("PR4", f"another Rush this round: its bonus adds (on {kind})")
     mover.rushed.add(kind)
     mover.ledger.add_rush(kind, record.bonus)
+    trace.note("PR3", f"{kind} {mover.ledger.cur(kind)} (H {mover.ledger.highest()}): "
+               + _allowance_text(mover.ledger.allowances()))
     _explain_rush(record, cr_defaulted="cr" not in spec, opts=opts, trace=trace)
     return record
 
@@ -215,6 +220,7 @@ def _explain_rush(record: RushRecord, *, cr_defaulted: bool, opts: Mapping[str, 
         trace.note("PS4", f"CR combat_cr: {t.cr}")
     trace.note("PS1", f"DC = {t.value} {t.dc - t.value - t.mod:+d} ({t.cr})"
                + (f" {t.mod:+d}" if t.mod else "") + f" = {t.dc}")
+    trace.note("PS2", f"d100 shows {t.roll}: " + ("success" if t.success else "failure"))
     trace.note("PS3", f"roll {t.roll}: " + _degree_text(t.dc, t.roll, t.success, t.degree,
                                                          str(opts["dos"])))
     if opts["rush_yield"] == "per_two_dos":
@@ -244,7 +250,6 @@ def resolve_rush(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]
     check_rush_input(request, mover, opts, "")
     trace = Trace()
     record = do_rush(request, mover, opts, dice, trace)
-    trace.note("PR3", "allowances " + _allowance_text(mover.ledger.allowances()))
     return trace.result("rush", {"rush": record.as_dict(), **_ledger_values(mover)}, opts)
 
 
@@ -270,8 +275,11 @@ def resolve_move(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]
     for i, step in enumerate(steps):
         _check_step_input(step, mover, opts, f"steps[{i}].")
     trace = Trace()
+    trace.note("PM1", "movement types " + _allowance_text(mover.ledger.scores))
     trace.note("PM4", f"movement_model {opts['movement_model']}; start "
                + _allowance_text(mover.ledger.allowances()))
+    if any("move" in step for step in steps):
+        trace.note("PM2", "each move is a free action of the creature's own Activation")
     records: list[dict[str, Any]] = []
     rushes: list[dict[str, Any]] = []
     for i, step in enumerate(steps, 1):
