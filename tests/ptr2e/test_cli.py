@@ -96,3 +96,15 @@ def test_readme_ptr_lines_run_verbatim() -> None:
     for args, code in lines:
         run = run_cli(*args)
         assert run.exit_code == code, (args, run.stdout, run.stderr)
+
+
+def test_every_command_shows_an_example_that_runs() -> None:
+    for name in ("skill", "rush", "move", "activation", "priority"):
+        help_text = " ".join(run_cli("ptr2e", name, "--help").stdout.split())
+        assert "Example: linguo ptr2e " + name in help_text, name
+        example = help_text.split("Example: ", 1)[1]
+        command, _, comment = example.partition("#")
+        args = shlex.split(command)[1:]
+        args = args[: next((i for i, a in enumerate(args) if a == "Usage:"), len(args))]
+        run = run_cli(*args)
+        assert run.exit_code == (4 if "exit 4" in comment else 0), (args, run.stderr)
