@@ -59,8 +59,8 @@ def test_preset_later_sets_the_later_rows_and_an_explicit_value_wins() -> None:
     ({"preset": "later", "scheduler": "stream"}, "options.preset", "PP6"),
     ({"priority_in_own_activation": "skip", "priority_effect": "advance", "scheduler": "av"},
      "options.priority_in_own_activation", "PA6"),
-    ({"no_such": 1}, "options.no_such", None),
-    ({"round_av": 120}, "options.round_av", "PV7"),
+    ({"no_such": 1}, "options.no_such", "PV4"),
+    ({"round_av": 120}, "options.round_av", "PV4"),
 ])
 def test_bad_options(options: dict[str, Any], field: str, rule: str | None) -> None:
     with pytest.raises(OptionError) as info:

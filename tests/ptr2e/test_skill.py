@@ -22,7 +22,7 @@ def test_the_cr_ladder_runs_in_tens() -> None:  # PS1
 def test_an_unknown_cr_is_bad_parameter() -> None:  # PS1
     with pytest.raises(InputError) as info:
         cr_modifier("hard")
-    assert info.value.refusal == "bad_parameter" and info.value.rule == "PS1"  # type: ignore[attr-defined]
+    assert info.value.refusal == "bad_parameter" and info.value.rule == "PV1"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("roll", "expected"), [

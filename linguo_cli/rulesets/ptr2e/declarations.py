@@ -34,8 +34,8 @@ def resolve_activation(request: Mapping[str, Any], _dice: DiceSource) -> dict[st
     opts = ptr_options.effective(request)
     owed = int(request.get("owed_cost", 0))
     if owed and opts["interrupt_effect"] != "cost":
-        refuse("bad_parameter", "owed_cost needs interrupt_effect: cost", field="owed_cost",
-               rule="PI5")
+        refuse("bad_parameter", "owed_cost needs interrupt_effect: cost (PI5)",
+               field="owed_cost")
     steps = [_step(s) for s in request.get("steps", ())]
     pp = request.get("pp")
     used = budget.play(steps, opts, pp=pp, owed_cost=owed)
@@ -93,11 +93,11 @@ def _entries(request: Mapping[str, Any]) -> list[priority.Entry]:
                    field=f"entries[{i}].actor")
         kind = str(raw["type"])
         if kind == "fire" and "level" in raw:
-            refuse("bad_parameter", "a fired trigger delay is an [Interrupt 1]: no level",
-                   field=f"entries[{i}].level", rule="PD5")
+            refuse("bad_parameter", "a fired trigger delay is an [Interrupt 1] (PD5): no level",
+                   field=f"entries[{i}].level")
         if kind != "fire" and "level" not in raw:
             refuse("bad_parameter", f"a {kind} entry needs its level",
-                   field=f"entries[{i}]", rule="PP1")
+                   field=f"entries[{i}]")
         who = creatures[actor]
         out.append(priority.Entry(i + 1, actor, kind, int(raw.get("level", 1)),
                                   raw.get("action"), int(who["speed"]), who.get("base_av")))

@@ -71,11 +71,12 @@ class Ledger:
         """Every type's allowance, in the creature's order."""
         return {t: self.allowance(t) for t in self.scores}
 
-    def check_type(self, kind: str, field_: str) -> None:
-        """``unknown_movement_type`` (exit 3, PM1) when the creature lacks ``kind``."""
+    def check_type(self, kind: str, field_: str, rule: str = "PM1") -> None:
+        """``unknown_movement_type`` (exit 3; ``rule`` PM1 for a move, PR1 for
+        a Rush) when the creature lacks ``kind``."""
         if kind not in self.scores:
             refuse("unknown_movement_type", f"no movement type {kind!r} (has "
-                   f"{', '.join(self.scores) or 'none'})", field=field_)
+                   f"{', '.join(self.scores) or 'none'})", field=field_, rule=rule)
 
     def move(self, kind: str, metres: int, *, place: str = "", field_: str = "") -> list[str]:
         """Move ``metres`` with ``kind`` (PM3, PM4); returns the types charged.

@@ -4,7 +4,8 @@ for a request.
 
 Every option of the rulings' table is here, with its default first and its
 alternatives; ``preset: later`` sets every option the table marks *later*
-(an option set explicitly wins over the preset, core precedence). Two
+(an option set explicitly wins over the preset, core precedence). An
+unknown option or value is ``bad_option`` naming PV4. Two
 combinations the rules cannot run are refused (``bad_option``, PV4):
 ``priority_effect: advance`` without ``scheduler: av`` (PP6) and
 ``priority_in_own_activation: skip`` with ``priority_effect: advance``
@@ -35,13 +36,26 @@ LATER: dict[str, OptionValue] = {
 }
 
 
+class PtrOptionTable(OptionTable):
+    """The core option table whose refusals name PV4, the rule of
+    ``bad_option`` for an unknown option or value (RULINGS, Refusal codes)."""
+
+    def check(self, given: Any, place: str, base: str = "options") -> dict[str, OptionValue]:
+        """:meth:`OptionTable.check`, its :class:`OptionError` naming rule PV4."""
+        try:
+            return OptionTable.check(self, given, place, base)
+        except OptionError as exc:
+            exc.rule = "PV4"
+            raise
+
+
 def _opt(name: str, default: OptionValue, alternatives: tuple[OptionValue, ...], rule: str,
          text: str) -> Option:
     return Option(name, default, alternatives, rule=rule, help=text)
 
 
 #: Every option of the rulings (refusal code ``bad_option``).
-OPTIONS = OptionTable.of([
+OPTIONS = PtrOptionTable.of([
     _opt("free_order", "initiative", ("script",), "PA4", "order of free entries on one step"),
     _opt("priority_in_own_activation", "ordinary", ("skip",), "PA6",
          "a [Priority X] action in one's own Activation"),

@@ -156,20 +156,21 @@ class Mover:
 
 def check_rush_input(spec: Mapping[str, Any], mover: Mover, opts: Mapping[str, Any],
                      field_: str, type_field: str = "type") -> None:
-    """PV4's input checks of one Rush (exit 3): the type (PM1, PR1; at
-    ``field_ + type_field``), the CR (PS1) and ``pp_boost`` (only under
-    ``rush_yield: per_two_dos``, 0-6; PR5)."""
-    mover.ledger.check_type(str(spec["type"]), f"{field_}{type_field}")
+    """PV4's input checks of one Rush (exit 3): the type
+    (``unknown_movement_type``, PR1; at ``field_ + type_field``), the CR (PS1)
+    and ``pp_boost`` (only under ``rush_yield: per_two_dos``, 0-6; PR5); the
+    last two are ``bad_parameter`` (PV1)."""
+    mover.ledger.check_type(str(spec["type"]), f"{field_}{type_field}", rule="PR1")
     if "cr" in spec:
         cr_modifier(str(spec["cr"]), field=f"{field_}cr")
     if "pp_boost" in spec:
         boost = spec["pp_boost"]
         if opts["rush_yield"] != "per_two_dos":
-            refuse("bad_parameter", "pp_boost needs rush_yield: per_two_dos",
-                   field=f"{field_}pp_boost", rule="PR5")
+            refuse("bad_parameter", "pp_boost needs rush_yield: per_two_dos (PR5)",
+                   field=f"{field_}pp_boost")
         if not 0 <= boost <= MAX_PP_BOOST:
-            refuse("bad_parameter", f"pp_boost {boost} is outside 0..{MAX_PP_BOOST}",
-                   field=f"{field_}pp_boost", rule="PR5")
+            refuse("bad_parameter", f"pp_boost {boost} is outside 0..{MAX_PP_BOOST} (PR5)",
+                   field=f"{field_}pp_boost")
 
 
 def do_rush(spec: Mapping[str, Any], mover: Mover, opts: Mapping[str, Any], dice: DiceSource,

@@ -21,10 +21,10 @@ D100 = 100
 def cr_modifier(cr: str, *, field: str = "cr") -> int:
     """The DC modifier of Challenge Rating ``cr`` (PS1: ``effortless`` +60
     ... ``demanding`` 0 ... ``impossible`` -60). Raises ``bad_parameter``
-    (exit 3, PS1) at ``field`` for a name not in the table."""
+    (exit 3, PV1's list of bad values) at ``field`` for a name not in the table."""
     if cr not in CHALLENGE_RATINGS:
         refuse("bad_parameter", f"{cr!r} is not a Challenge Rating of PS1 "
-               f"({', '.join(CHALLENGE_RATINGS)})", field=field, rule="PS1")
+               f"({', '.join(CHALLENGE_RATINGS)})", field=field)
     return CHALLENGE_RATINGS[cr]
 
 
