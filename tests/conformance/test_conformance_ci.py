@@ -309,7 +309,8 @@ def test_kinds_option_and_rulesets(suite: Path) -> None:
                    "--filter", "c01").exit_code == 0
     bad = run_cli("verify", str(suite), "--ruleset", "novence-eternal")
     assert bad.exit_code == 2 and "not an installed ruleset" in bad.stderr
-    assert run_cli("golden", "check", str(suite), "--ruleset", "ptr2e").exit_code == 2
+    assert run_cli("golden", "check", str(suite), "--ruleset", "no-such-game").exit_code == 2
+    assert run_cli("golden", "check", str(suite), "--ruleset", "ptr2e").exit_code == 0  # installed
     assert run_cli("golden", "check", str(suite), "--ruleset", "linguomancy").exit_code == 0
 
 

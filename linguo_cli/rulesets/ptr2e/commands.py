@@ -1,0 +1,239 @@
+"""``linguo ptr2e skill|rush|move|activation|priority``: one-off rulings
+built from options into the same requests ``linguo resolve`` reads.
+
+No ``from __future__ import annotations``: Typer reads the signatures.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from linguo_cli.cli.options import (
+    ExplainOpt,
+    JsonOpt,
+    RollsOpt,
+    SeedOpt,
+    dice_from_options,
+    run_request,
+)
+
+commands = typer.Typer()
+
+ScoreOpt = Annotated[list[str] | None, typer.Option(
+    "--score", help="A movement score TYPE=N (repeatable), e.g. overland=10.")]
+SkillsOpt = Annotated[list[str] | None, typer.Option(
+    "--skill", help="A skill value NAME=N (repeatable), e.g. running=55.")]
+RushSkillOpt = Annotated[list[str] | None, typer.Option(
+    "--rush-skill", help="Link a movement type to a skill TYPE=SKILL (PR1), repeatable.")]
+CrOpt = Annotated[str | None, typer.Option(
+    "--cr", help="Challenge Rating (PS1), default combat_cr (challenging).")]
+ModOpt = Annotated[int, typer.Option("--mod", min=-1_000_000, max=1_000_000,
+                                     help="Flat DC modifier.")]
+PpOpt = Annotated[int | None, typer.Option("--pp", min=0, max=1_000_000,
+                                           help="The creature's Power Points (PA5).")]
+
+
+def _pairs(items: list[str] | None, option: str, *, numbers: bool = True) -> dict[str, Any]:
+    """``["overland=10"]`` -> ``{"overland": 10}``; a bad item is a usage error."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        ok = bool(sep and name and value) and len(name) <= 100
+        if ok and numbers:
+            digits = value.lstrip("+-")
+            ok = digits.isascii() and digits.isdigit() and len(digits) <= 7
+        if not ok:
+            raise typer.BadParameter(f"{item!r} is not NAME={'N' if numbers else 'VALUE'}",
+                                     param_hint=f"'{option}'")
+        out[name] = int(value) if numbers else value
+    return out
+
+
+def _run(request: dict[str, Any], rolls: str | None, seed: int | None, json_: bool,
+         explain: bool) -> None:
+    run_request({"ruleset": "ptr2e", **request}, name="<options>", as_json=json_,
+                explain=explain, dice=dice_from_options(rolls, seed))
+
+
+@commands.command(epilog="Example: linguo ptr2e skill --skill 55 --cr challenging --rolls 12")
+def skill(skill_: Annotated[str, typer.Option(
+              "--skill", help="The skill's value N, or NAME=N (running=55).")],
+          cr: CrOpt = None, mod: ModOpt = 0, rolls: RollsOpt = None, seed: SeedOpt = None,
+          json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
+    """A d100 skill test: DC = skill + CR + mod, success on roll <= DC, degrees (PS1-PS5)."""
+    request: dict[str, Any] = {"kind": "skill"}
+    if "=" in skill_:
+        name, value = next(iter(_pairs([skill_], "--skill").items()))
+        request.update(skill=name, value=value)
+    else:
+        request["value"] = next(iter(_pairs([f"skill={skill_}"], "--skill").values()))
+    if cr is not None:
+        request["cr"] = cr
+    if mod:
+        request["mod"] = mod
+    _run(request, rolls, seed, json_, explain)
+
+
+def _creature(score: list[str] | None, skills: list[str] | None,
+              rush_skill: list[str] | None, pp: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"movement": _pairs(score, "--score")}
+    if skills:
+        out["skills"] = _pairs(skills, "--skill")
+    if rush_skill:
+        out["rush_skills"] = _pairs(rush_skill, "--rush-skill", numbers=False)
+    if pp is not None:
+        out["pp"] = pp
+    return out
+
+
+@commands.command(epilog="Example: linguo ptr2e rush --score overland=10 --score fly=15 "
+                  "--skill running=55 --type overland --rolls 12")
+def rush(type_: Annotated[str, typer.Option("--type", help="The movement type to Rush.")],
+         score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
+         cr: CrOpt = None, mod: ModOpt = 0, pp: PpOpt = None,
+         pp_boost: Annotated[int | None, typer.Option(
+             "--pp-boost", help="Power Points spent on the Rush (PR5, rush_yield: per_two_dos).")
+         ] = None,
+         rolls: RollsOpt = None, seed: SeedOpt = None, json_: JsonOpt = False,
+         explain: ExplainOpt = False) -> None:
+    """One Rush: a skill test that adds its degrees of success to a movement type (PR1-PR5)."""
+    request: dict[str, Any] = {"kind": "rush", **_creature(score, skill_, rush_skill, pp),
+                               "type": type_}
+    for key, value in (("cr", cr), ("pp_boost", pp_boost)):
+        if value is not None:
+            request[key] = value
+    if mod:
+        request["mod"] = mod
+    _run(request, rolls, seed, json_, explain)
+
+
+def _move_step(token: str) -> dict[str, Any]:
+    """``overland:3`` -> a move; ``rush:overland`` (``rush:overland:easy``) -> a Rush."""
+    parts = token.split(":")
+    if len(parts) in (2, 3) and parts[0] == "rush" and parts[1]:
+        return {"rush": parts[1], **({"cr": parts[2]} if len(parts) == 3 else {})}
+    if len(parts) == 2 and parts[0]:
+        digits = parts[1].lstrip("-")
+        if digits.isascii() and digits.isdigit() and len(digits) <= 7:
+            return {"move": parts[0], "m": int(parts[1])}
+    raise typer.BadParameter(f"{token!r} is not TYPE:METRES or rush:TYPE[:CR]",
+                             param_hint="'STEPS'")
+
+
+@commands.command(epilog="Example: linguo ptr2e move --score overland=10 --score fly=15 "
+                  "overland:3 fly:4")
+def move(steps: Annotated[list[str], typer.Argument(
+             help="Moves TYPE:METRES and Rushes rush:TYPE[:CR], in order.")],
+         score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
+         pp: PpOpt = None, rolls: RollsOpt = None, seed: SeedOpt = None,
+         json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
+    """A movement ledger through one round: shared allowances, the cascade, the round
+    maximum (PM1-PM5) and Rushes (PR)."""
+    request = {"kind": "move", **_creature(score, skill_, rush_skill, pp),
+               "steps": [_move_step(t) for t in steps]}
+    _run(request, rolls, seed, json_, explain)
+
+
+def _action_step(token: str) -> dict[str, Any]:
+    """``simple``, ``complex:delay``, ``free:pp=1``, ``move``, ``simple:interrupt=4``."""
+    cost, *flags = token.split(":")
+    if cost not in ("simple", "complex", "free", "move"):
+        raise typer.BadParameter(f"{token!r}: a step is simple, complex, free or move "
+                                 "(with :delay, :pp=N, :priority=X, :interrupt=X)",
+                                 param_hint="'STEPS'")
+    step: dict[str, Any] = {"cost": cost}
+    for flag in flags:
+        key, sep, value = flag.partition("=")
+        if key == "delay" and not sep:
+            step["delay"] = True
+        elif key in ("pp", "priority", "interrupt") and value.isascii() and value.isdigit() \
+                and len(value) <= 7:
+            step[key] = int(value)
+        else:
+            raise typer.BadParameter(f"{token!r}: unknown flag {flag!r}", param_hint="'STEPS'")
+    return step
+
+
+@commands.command(epilog="Example: linguo ptr2e activation simple complex   # exit 4, "
+                  "budget_mixed (PA2)")
+def activation(steps: Annotated[list[str] | None, typer.Argument(
+                   help="The Activation's steps: simple, complex, free, move "
+                   "(flags :delay, :pp=N, :priority=X, :interrupt=X).")] = None,
+               pp: PpOpt = None,
+               owed_cost: Annotated[int, typer.Option(
+                   "--owed-cost", min=0, max=2,
+                   help="Simple actions already paid for Interrupts (PI5).")] = 0,
+               json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
+    """Whether one Activation's actions are legal: one complex or up to two simple,
+    free actions, Power Points (PA2-PA6, PD1)."""
+    request: dict[str, Any] = {"kind": "activation",
+                               "steps": [_action_step(t) for t in steps or []]}
+    if pp is not None:
+        request["pp"] = pp
+    if owed_cost:
+        request["owed_cost"] = owed_cost
+    _run(request, None, None, json_, explain)
+
+
+def _entry(token: str) -> dict[str, Any]:
+    """``a:P2`` (Priority 2), ``b:I4`` (Interrupt 4), ``c:fire`` (a trigger
+    delay firing), each optionally ``:ACTION``."""
+    actor, _, rest = token.partition(":")
+    what, _, action = rest.partition(":")
+    entry: dict[str, Any]
+    if what == "fire":
+        entry = {"actor": actor, "type": "fire"}
+    elif what[:1] in ("P", "I") and what[1:].isascii() and what[1:].isdigit() \
+            and len(what) <= 4:
+        entry = {"actor": actor, "type": "priority" if what[0] == "P" else "interrupt",
+                 "level": int(what[1:])}
+    else:
+        raise typer.BadParameter(f"{token!r} is not ACTOR:P<level>, ACTOR:I<level> or "
+                                 "ACTOR:fire (optionally :ACTION)", param_hint="'ENTRIES'")
+    if not actor:
+        raise typer.BadParameter(f"{token!r} names no actor", param_hint="'ENTRIES'")
+    if action:
+        entry["action"] = action
+    return entry
+
+
+@commands.command(epilog="Example: linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95")
+def priority(entries: Annotated[list[str], typer.Argument(
+                 help="Declarations ACTOR:P<level>, ACTOR:I<level> or ACTOR:fire.")],
+             speed: Annotated[list[str] | None, typer.Option(
+                 "--speed", help="A creature's Speed NAME=N (every actor needs one).")] = None,
+             base_av: Annotated[list[str] | None, typer.Option(
+                 "--base-av", help="A creature's Base AV NAME=N (PI5).")] = None,
+             owes: Annotated[list[str] | None, typer.Option(
+                 "--owes", help="A creature that owes a skip NAME=N (PP5).")] = None,
+             pending: Annotated[str | None, typer.Option(
+                 "--pending", help="Creatures with a scheduled Activation to come, in the "
+                 "order of their next one, e.g. c,b,a (PV3).")] = None,
+             initiative: Annotated[str | None, typer.Option(
+                 "--initiative", help="The state's initiative list for the rest (PV3).")
+             ] = None,
+             json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
+    """The order a batch of simultaneous Priority/Interrupt declarations resolves in (PP4)."""
+    parsed = [_entry(t) for t in entries]
+    speeds, avs, owed = _pairs(speed, "--speed"), _pairs(base_av, "--base-av"), \
+        _pairs(owes, "--owes")
+    creatures: dict[str, Any] = {}
+    for name in dict.fromkeys([e["actor"] for e in parsed] + list(speeds)):
+        if name not in speeds:
+            raise typer.BadParameter(f"no Speed for {name!r}", param_hint="'--speed'")
+        creatures[name] = {"speed": speeds[name]}
+        if name in avs:
+            creatures[name]["base_av"] = avs[name]
+        if owed.get(name):
+            creatures[name]["owed_skips"] = owed[name]
+    request: dict[str, Any] = {"kind": "priority", "creatures": creatures, "entries": parsed}
+    for key, value in (("pending", pending), ("initiative", initiative)):
+        if value is not None:
+            request[key] = [c.strip() for c in value.split(",") if c.strip()]
+    _run(request, None, None, json_, explain)
+
+
+def mount(app: Any) -> None:
+    """Add the PTR 2e commands to the Typer ``app`` (``linguo ptr2e ...``)."""
+    app.registered_commands.extend(commands.registered_commands)

@@ -1,0 +1,79 @@
+"""PTR 2e results as JSON or text: the outcome first, then with
+``explain`` every step with its rule ID (``[PS3] DoS = ...``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def _allow(values: Mapping[str, int]) -> str:
+    return "{" + ", ".join(f"{t} {a}" for t, a in values.items()) + "}"
+
+
+def _test_line(r: Mapping[str, Any]) -> str:
+    name = f"{r['skill']} {r['value']}" if r.get("skill") else f"skill {r['value']}"
+    mod = f" {r['mod']:+d}" if r.get("mod") else ""
+    outcome = f"success, DoS {r['dos']}" if r["success"] else f"failure, DoF {r['dof']}"
+    return f"{name}, {r['cr']}{mod}: DC {r['dc']}, roll {r['roll']}: {outcome}"
+
+
+def _skill(r: Mapping[str, Any]) -> list[str]:
+    return [_test_line(r)]
+
+
+def _rush(r: Mapping[str, Any]) -> list[str]:
+    rec = r["rush"]
+    return [f"Rush {rec['type']}: {_test_line(rec)}, +{rec['bonus']}",
+            f"allowances {_allow(r['allowances'])}"]
+
+
+def _move(r: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for s in r["steps"]:
+        what = f"rush {s['rush']} +{s['bonus']}" if "rush" in s else f"move {s['move']} {s['m']}"
+        lines.append(f"step {s['step']}: {what} -> {_allow(s['allowances'])}")
+    lines.append(f"moved {r['moved']} of {r['highest']} m; allowances "
+                 f"{_allow(r['allowances'])} ({r['model']})")
+    return lines
+
+
+def _activation(r: Mapping[str, Any]) -> list[str]:
+    line = f"legal: {r['complex']} complex, {r['simple']} simple, {r['free']} free, " \
+           f"{r['moves']} move(s)"
+    if r["pp"] is not None:
+        line += f"; pp {r['pp']['before']} -> {r['pp']['after']}"
+    return [line]
+
+
+def _priority(r: Mapping[str, Any]) -> list[str]:
+    lines = [f"{i}. {e['actor']} ({e['type']} {e['level']}"
+             + (f", {e['action']}" if e["action"] else "") + ")"
+             for i, e in enumerate(r["order"], 1)]
+    owed = r["owed_skips"]
+    lines.append("owed skips: " + (", ".join(f"{c} {n}" for c, n in owed.items()) or "none"))
+    return lines
+
+
+_TEXT: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
+    "skill": _skill, "rush": _rush, "move": _move, "activation": _activation,
+    "priority": _priority,
+}
+
+
+def emit(result: Mapping[str, Any], *, as_json: bool, explain: bool) -> None:
+    """Print a PTR 2e result: pretty JSON (``as_json``), else its text
+    lines, the non-default options, warnings and (``explain``) every
+    explanation step with its rule ID."""
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        return
+    lines = _TEXT[str(result["kind"])](result)
+    if result.get("options"):
+        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in result["options"].items()))
+    lines += [f"warning: {w}" for w in result.get("warnings", ())]
+    if explain:
+        lines += [f"  [{s['rule']}] {s['text']}" for s in result.get("explanation", ())]
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
