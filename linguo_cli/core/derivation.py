@@ -29,7 +29,7 @@ class Step:
 
 def rules_of(steps: Iterable[Step]) -> tuple[str, ...]:
     """The rule IDs of ``steps``, each once, in first-use order."""
-    return tuple(dict.fromkeys(s.rule for s in steps))
+    return tuple(dict.fromkeys([s.rule for s in steps]))
 
 
 @dataclass

@@ -116,12 +116,19 @@ class SeededDice(DiceSource):
         return self._rng.choice(allowed)
 
 
+#: One generator for every :class:`SystemDice`: it keeps no state (each face
+#: reads the operating system's randomness), and creating one seeds a
+#: Mersenne Twister state it never uses, a cost a request that rolls
+#: nothing (odds) would otherwise pay.
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
 class SystemDice(DiceSource):
     """Faces from the operating system's randomness (``random.SystemRandom``)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._rng = random.SystemRandom()
+        self._rng = _SYSTEM_RANDOM
 
     def _draw(self, sides: int) -> int:
         return self._rng.randint(1, sides)

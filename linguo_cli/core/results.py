@@ -20,6 +20,8 @@ always comes last, wherever the field is declared.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, Final, Literal
@@ -96,23 +98,107 @@ def _compiled(cls: type) -> Callable[[Any], Any]:
     reads each field by name (the way :mod:`dataclasses` builds its own
     methods), leaves out :data:`OMIT` values and puts ``rolls_used`` last
     (see the module docstring). Field names are identifiers, so the
-    generated code holds nothing but them and the JSON keys (``repr``)."""
+    generated code holds nothing but them and the JSON keys (``repr``).
+
+    Where a field's annotation names what it holds (a type whose
+    ``__json__`` is already plain, a tuple or dict of such values), the
+    code converts it in line, guarded by an exact type test: a value of
+    any other type takes :func:`to_plain`, so the output is the same as the
+    generic walk whatever the annotation says (:func:`_field_code`)."""
+    namespace: dict[str, Any] = {"OMIT": OMIT, "S": _SCALARS, "tp": to_plain}
+    hints = _hints(cls)
     lines = ["def convert(v):", "    out = {}"]
     last = None
     for name, key, is_last in _fields_of(cls):
         if is_last:
-            last = name
+            last = (name, _LAST)
             continue
-        lines += [f"    x = v.{name}", "    if x is not OMIT:",
-                  f"        out[{key!r}] = x if type(x) in S else tp(x)"]
+        lines += _field_lines(name, key, _field_code(hints.get(name), namespace))
     if last is not None:
-        lines += [f"    x = v.{last}", "    if x is not OMIT:",
-                  f"        out[{_LAST!r}] = x if type(x) in S else tp(x)"]
+        lines += _field_lines(*last, _field_code(hints.get(last[0]), namespace))
     lines.append("    return out")
-    namespace: dict[str, Any] = {"OMIT": OMIT, "S": _SCALARS, "tp": to_plain}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from field names only
     convert: Callable[[Any], Any] = namespace["convert"]
     return convert
+
+
+def _field_lines(name: str, key: str, expression: str) -> list[str]:
+    return [f"    x = v.{name}", "    if x is not OMIT:", f"        out[{key!r}] = {expression}"]
+
+
+_GENERIC: Final = "x if type(x) in S else tp(x)"
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The field annotations of ``cls`` resolved (empty when one cannot be:
+    then every field takes the generic walk)."""
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable annotation only costs speed
+        return {}
+
+
+def _plain_type(ann: Any) -> type | None:
+    """``ann`` when it is a class whose ``__json__()`` is already plain."""
+    if isinstance(ann, type) and getattr(ann, "__json_plain__", False) \
+            and getattr(ann, "__json__", None) is not None:
+        return ann
+    return None
+
+
+def _scalar_enum(ann: Any) -> type | None:
+    """``ann`` when it is an enum without ``__json__`` whose values are all
+    JSON scalars (its JSON form is then its ``value``, as :func:`_enum`)."""
+    if isinstance(ann, type) and issubclass(ann, Enum) \
+            and getattr(ann, "__json__", None) is None \
+            and all(type(m.value) in _SCALARS for m in ann):
+        return ann
+    return None
+
+
+def _element_code(ann: Any, var: str, namespace: dict[str, Any]) -> str:
+    """An expression converting ``var`` annotated ``ann``: in line for a
+    type with a plain ``__json__``, an enum of scalar values or a
+    ``dict[str, ...]`` of scalars and such, else the generic test."""
+    known = _plain_type(ann) or _scalar_enum(ann)
+    if known is not None:
+        name = f"T{len(namespace)}"
+        namespace[name] = known
+        form = f"{var}.__json__()" if known is _plain_type(ann) else f"{var}.value"
+        return f"{form} if type({var}) is {name} else tp({var})"
+    if typing.get_origin(ann) is dict and var != "v2":
+        value = _element_code(typing.get_args(ann)[1], "v2", namespace)
+        return (f"({{str(k2): {value} for k2, v2 in {var}.items()}} "
+                f"if type({var}) is dict else tp({var}))")
+    return f"{var} if type({var}) in S else tp({var})"
+
+
+def _field_code(ann: Any, namespace: dict[str, Any]) -> str:
+    """The expression converting field value ``x`` annotated ``ann``.
+
+    ``X | None | Omit`` is read as ``X`` (``None`` is a scalar, OMIT is
+    left out before); ``tuple[X, ...]`` and ``list[X]`` become a list and
+    ``dict[str, X]`` a dict with ``str`` keys (as :func:`_sequence` and
+    :func:`_mapping` do), each element converted by :func:`_element_code`.
+    Any value not of the annotated container type takes :func:`to_plain`."""
+    args = [a for a in typing.get_args(ann) if a not in (type(None), _Omit)] \
+        if typing.get_origin(ann) in (typing.Union, types.UnionType) else None
+    if args is not None:
+        if len(args) != 1:
+            return _GENERIC
+        ann = args[0]
+    origin, params = typing.get_origin(ann), typing.get_args(ann)
+    if origin in (tuple, list) and params and (origin is list or params[-1:] == (...,)):
+        element = _element_code(params[0], "e", namespace)
+        return (f"[{element} for e in x] if type(x) is tuple or type(x) is list "
+                "else " + _GENERIC)
+    if origin is dict and len(params) == 2:
+        element = _element_code(params[1], "e", namespace)
+        return f"{{str(k): {element} for k, e in x.items()}} if type(x) is dict else " \
+            + _GENERIC
+    if _plain_type(ann) is not None or _scalar_enum(ann) is not None:
+        return "x if type(x) in S else " + _element_code(ann, "x", namespace)
+    return _GENERIC
 
 
 def _enum(value: Any) -> Any:

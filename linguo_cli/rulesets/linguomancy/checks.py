@@ -10,6 +10,7 @@ Noun checks, A4 AC from parts, S3 idiom save DC) happens in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step
@@ -46,10 +47,12 @@ def degree_for_margin(margin: int) -> Degree:
     return D20_TEST.ladder.for_margin(margin)
 
 
+@lru_cache(maxsize=4096)
 def d20_outcome(natural: int, modifier_total: int, target: int) -> Outcome[Degree]:
     """Rules D1, D4, D5 for one natural face: total, margin, the D4 degree and
     the degree after the D5 shift of a natural 20 or 1 (the one copy rolls and
-    odds both use)."""
+    odds both use). Cached: an :class:`Outcome` is frozen and depends on the
+    three integers only."""
     return D20_TEST.outcome(natural, modifier_total, target)
 
 

@@ -223,9 +223,10 @@ def odds_for_test(request: TestRequest) -> TestOdds:
     the A1 alternative). A3 (no AC): a hit with probability 1, no critical
     hit. S2 (no ability): failure with probability 1.
     """
-    notes = Derivation(list(request.steps))
     kind = request.kind
     is_attack = kind is TestKind.ATTACK
+    if request.automatic is not None or request.steps:
+        notes = Derivation(list(request.steps))
     if request.automatic == "no_ac":
         notes.note("A3", "the target has no AC: the attack hits automatically (probability 1), "
               "no die is rolled, no critical hit")
@@ -501,9 +502,8 @@ def resolve_odds_request(request: Mapping[str, Any], dice: DiceSource) -> OddsRe
 
     del dice  # nothing is rolled
     test = odds_for_test(build_test(request["test"]))
+    if request.get("damage") is None:
+        return OddsResult.of(test)  # the test's own steps and rules
     log = Derivation(list(test.steps))
-    damage: DamageOdds | Omit = OMIT
-    warnings: tuple[str, ...] | Omit = OMIT
-    if request.get("damage") is not None:
-        damage, warnings = _damage_part(request["damage"], test, log)
+    damage, warnings = _damage_part(request["damage"], test, log)
     return OddsResult.of(test, damage=damage, warnings=warnings, log=log)

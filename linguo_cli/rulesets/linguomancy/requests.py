@@ -81,6 +81,10 @@ def ability_modifier(entity: Mapping[str, Any], ability: str) -> tuple[int, Step
     return None
 
 
+#: ``kind`` value -> :class:`TestKind` (an enum call by value costs more).
+_TEST_KINDS: dict[str, TestKind] = {k.value: k for k in TestKind}
+
+
 def build_test(request: Mapping[str, Any]) -> TestRequest:
     """Turn a check/attack/save request into a :class:`TestRequest`, applying
     D6 (ability from the entity), D7 (Noun checks), A3/A4 (AC) and S2/S3.
@@ -88,7 +92,7 @@ def build_test(request: Mapping[str, Any]) -> TestRequest:
     Raises :class:`RulesError` (D7) for a Noun check without the idiom and
     :class:`InputError` for an ability the entity has no modifier for.
     """
-    kind = TestKind(request["kind"])
+    kind = _TEST_KINDS.get(request["kind"]) or TestKind(request["kind"])
     steps: list[Step] = []
     modifiers = list(modifiers_from(request.get("modifiers")))
     entity = request.get("entity") or {}
