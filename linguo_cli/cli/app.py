@@ -244,9 +244,11 @@ def _json_error(ctx: Any, code: int, *, error: LinguoError | None = None,
     error object ``{"error": {"exit", "code", "rule", "place", "message"}}``
     on stdout, where its result would have gone (golden/README.md, "Errors";
     the batch adapter's error reply): that of ``error``, or one with exit
-    ``code`` and ``message`` for an error that is not a :class:`LinguoError`."""
-    root = ctx.find_root()
-    if not _wants_json(ctx, getattr(root.command, "argv", [])):
+    ``code`` and ``message`` for an error that is not a :class:`LinguoError`.
+    The command's options were all read by then, so its ``--json`` flag says."""
+    from linguo_cli.cli.options import JSON_KEY
+
+    if not ctx.meta.get(JSON_KEY):
         return
     from linguo_cli.core.error_object import error_object
 

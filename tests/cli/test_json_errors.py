@@ -110,3 +110,10 @@ def test_json_as_an_option_value_is_not_the_flag(tmp_path: Path) -> None:
 def test_a_successful_json_run_prints_only_its_result() -> None:
     run = run_cli("check", "--dc", "15", "--rolls", "12", "--json")
     assert run.exit_code == 0 and "error" not in run.json()
+
+
+def test_json_as_an_option_value_is_not_the_flag_after_reading_either() -> None:
+    """An error of the command itself (exit 3 here: no such suite folder)
+    when ``--json`` was only ``golden export``'s old folder option."""
+    run = run_cli("golden", "export", "--json", "/nonexistent-out", "/nonexistent-suite")
+    assert run.exit_code == 3 and run.stdout == ""
