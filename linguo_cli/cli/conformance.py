@@ -132,7 +132,7 @@ def golden_export(
                     epilog=examples(
     "linguo golden show linguomancy/tests/degrees.yaml::success-lower-border",
     "linguo golden show linguomancy/tests/degrees.yaml::success-lower-border --request "
-    "| linguo adapter   # pipe it into your engine instead"))
+    "| linguo adapter"))
 def golden_show(
     test_id: Annotated[str, typer.Argument(
         metavar="RULESET/FILE::ID", help="The case's test id (FILE::ID or a bare ID when "
@@ -163,7 +163,7 @@ def golden_show(
                   epilog=examples(
     "linguo verify",
     "linguo verify --impl 'linguo adapter' --filter tests/degrees.yaml::success-lower-border "
-    "--junit report.xml   # your engine's command in --impl",
+    "--junit report.xml",
     "linguo verify --impl 'linguo adapter --batch' --batch --kinds check,attack,save",
     "linguo verify --impl 'linguo adapter --batch' --batch --filter kind:check"))
 def verify(
@@ -216,7 +216,8 @@ def verify(
     """Run the golden suite against linguo or another implementation; print
     each failure as it happens (RULESET/FILE::ID: PATH: expected X, got Y, then where
     the case is and its request), then 'N cases: N passed, N failed, N
-    skipped'. Exit 1 if any case fails or the run stops early."""
+    skipped'. Exit 1 if any case fails or the run stops early. The examples
+    run linguo's own adapter: put your engine's command in --impl."""
     import math
 
     from linguo_cli.conformance import golden

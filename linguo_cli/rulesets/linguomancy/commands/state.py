@@ -404,8 +404,7 @@ def temp_hp(
 
 @commands.command("death-save", short_help="Roll one death saving throw for a Dying entity (H6).",
                   epilog=examples(
-    "linguo death-save examples/state.yaml --entity bram --rolls 12 -o after.yaml   "
-    "# bram is Dying",
+    "linguo death-save examples/state.yaml --entity bram --rolls 12 -o after.yaml",
     "linguo death-save examples/state.yaml --entity ayla --rolls 12   # exits 4: not Dying (H6)"))
 def death_save(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
