@@ -23,6 +23,7 @@ from typer.main import get_command
 from linguo_cli.cli.app import app
 
 from ..conftest import ROOT, Run, run_cli
+from ..core.test_ruleset_fixture import coinflip  # noqa: F401 (a fixture)
 
 #: A help paragraph's title line: ``Example:``, ``Examples:`` or
 #: ``Examples (a note):``, optionally followed by one example on the same line.
@@ -244,3 +245,13 @@ def test_flags_show_no_default(path: tuple[str, ...]) -> None:
         if getattr(param, "is_flag", False) or getattr(param, "count", False):
             record = param.get_help_record(ctx)
             assert record is None or "[default:" not in record[1], (path, record)
+
+
+def test_an_installed_rulesets_commands_are_walked_and_run(coinflip: Path) -> None:  # noqa: F811
+    """The lazily mounted group of an installed ruleset is part of the tree,
+    and its example (written on its title line) runs."""
+    tree = dict(command_tree())
+    assert ("coinflip", "flip") in tree and ("coin",) not in tree  # the alias is hidden
+    found = help_examples(rendered_help(("coinflip", "flip")))
+    assert found == ["linguo coinflip flip --rolls 2"]
+    assert run_example(found[0]).exit_code == 0

@@ -85,3 +85,22 @@ def test_completion_completes_commands_and_options() -> None:
     assert words("linguo ch") == ["check"]
     assert words("linguo odds a") == ["attack"]
     assert {"--dc", "--dis"} <= set(words("linguo check --d"))
+
+
+def test_install_completion_writes_the_script_under_home(tmp_path: Path) -> None:
+    """``--install-completion bash`` with HOME pointing at a scratch folder:
+    the script is written there and sourced from its .bashrc."""
+    run = _linguo("--install-completion", "bash", env={"HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    script = tmp_path / ".bash_completions" / "linguo.sh"
+    assert "_LINGUO_COMPLETE=complete_bash" in script.read_text(encoding="utf-8")
+    assert str(script) in (tmp_path / ".bashrc").read_text(encoding="utf-8")
+
+
+def test_bash_completes_a_lazily_mounted_ruleset(coinflip: Path) -> None:  # noqa: F811
+    """Completion sees the installed rulesets' groups, which are mounted on
+    first use."""
+    run = _linguo(env={"_LINGUO_COMPLETE": "complete_bash", "COMP_WORDS": "linguo coi",
+                       "COMP_CWORD": "1"})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["coinflip"]
