@@ -30,6 +30,7 @@ from linguo_cli.cli.options import (
     RollsOpt,
     SeedOpt,
     dice_from_options,
+    examples,
     run_request,
 )
 from linguo_cli.core.errors import LinguoError, one_line
@@ -68,6 +69,7 @@ class LinguoGroup(TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.name == "linguo":
+            self.params.insert(0, _version_parameter())
             for name, command in self.commands.items():
                 if name not in NOT_RULESET_COMMANDS:
                     _add_option_parameter(command)
@@ -92,27 +94,22 @@ class LinguoGroup(TyperGroup):
         except (ClickException, typer.Exit, typer.Abort):
             raise
         except LinguoError as exc:
-            prefix = "linguo: usage error:" if exc.code == 2 else "linguo: error:"
             for line in exc.lines():
-                typer.echo(f"{prefix} {one_line(line)}", err=True)
-            _json_error(ctx, exc)
+                _diagnostic(one_line(line))
+            _json_error(ctx, exc.code, error=exc)
             raise typer.Exit(exc.code) from None
         except BrokenPipeError:
             raise  # the reader has gone: main() ends quietly, as a SIGPIPE would
         except OSError as exc:
             if exc.filename is not None:  # a file operation the command did not handle: a bug
-                typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
-                raise typer.Exit(5) from None
+                _failed(ctx, 5, f"internal error: {type(exc).__name__}: {exc}")
             _output_failed(exc)
         except RecursionError:
-            typer.echo("linguo: error: input nested too deeply", err=True)
-            raise typer.Exit(3) from None
+            _failed(ctx, 3, "input nested too deeply")
         except MemoryError:
-            typer.echo("linguo: error: input too large to process", err=True)
-            raise typer.Exit(3) from None
+            _failed(ctx, 3, "input too large to process")
         except Exception as exc:  # a bug: still one line, never a traceback
-            typer.echo(f"linguo: internal error: {type(exc).__name__}: {exc}", err=True)
-            raise typer.Exit(5) from None
+            _failed(ctx, 5, f"internal error: {type(exc).__name__}: {exc}")
         finally:  # state-file locks (io.write.FileLock) end with the command
             from linguo_cli.io.write import release_locks
 
@@ -134,10 +131,13 @@ class LinguoGroup(TyperGroup):
             message = one_line(" ".join(exc.format_message().split()))
             where = (f" (see '{ctx.command_path} --help')"
                      if ctx is not None and ctx.parent is not None else "")
-            typer.echo(f"linguo: usage error: {message}{where}", err=True)
+            _diagnostic(f"{message}{where}")
+            if ctx is not None and _wants_json(ctx, self.argv):
+                _print_error_object({"exit": 2, "code": None, "rule": None, "place": None,
+                                     "message": message})
             sys.exit(2)
         except typer.Abort:
-            typer.echo("linguo: aborted", err=True)
+            _diagnostic("aborted")
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
 
@@ -147,28 +147,121 @@ app = typer.Typer(
     name="linguo",
     help=(
         "Reference rules engine for the tabletop RPG Linguomancy.\n\n"
-        "Example: linguo check --mod strength=3 --dc 15 --rolls 12\n\n" + EXIT_CODES_HELP
+        + examples("linguo check --mod strength=3 --dc 15 --rolls 12") + "\n\n" + EXIT_CODES_HELP
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
-def _json_error(ctx: Any, exc: LinguoError) -> None:
+def _version_parameter() -> Any:
+    """``linguo --version``: an eager flag that prints :func:`version_lines`
+    and ends the run with exit 0 before any command is looked at."""
+    from typer.core import TyperOption
+
+    def show(ctx: Any, _param: Any, value: bool) -> None:
+        if value and not ctx.resilient_parsing:
+            for line in version_lines():
+                typer.echo(line)
+            ctx.exit(0)
+
+    return TyperOption(param_decls=["--version"], is_flag=True, expose_value=False,
+                       is_eager=True, callback=show,
+                       help="Print linguo's version, its golden suite's version and the "
+                       "installed rulesets, and exit.")
+
+
+def version_lines() -> list[str]:
+    """What ``linguo --version`` prints: ``linguo VERSION (golden suite version
+    N)``, N the default ruleset's suite version (the one ``linguo adapter``
+    announces), then ``rulesets: NAME VERSION (golden suite version N), ...``,
+    each installed ruleset in :func:`linguo_cli.core.ruleset.names` order with
+    the version of the distribution that provides it (a ruleset of linguo
+    itself: linguo's version) and its own suite's version (``none`` when the
+    suite has no version)."""
+    from importlib.metadata import entry_points
+    from pathlib import Path
+
+    from linguo_cli import __version__
+    from linguo_cli.conformance.catalog import suite_version
+    from linguo_cli.core import ruleset as rulesets
+
+    dists = {ep.name: ep.dist.version for ep in entry_points(group=rulesets.GROUP)
+             if ep.dist is not None}
+
+    def suite(rs: Any) -> str:
+        version = suite_version(Path(str(rs.suite)))
+        return f"golden suite version {'none' if version is None else version}"
+
+    installed = rulesets.installed()
+    default = installed[rulesets.DEFAULT]
+    shown = ", ".join(f"{name} {dists.get(name, __version__)} ({suite(rs)})"
+                      for name, rs in installed.items())
+    return [f"linguo {__version__} ({suite(default)})", f"rulesets: {shown}"]
+
+
+#: The one form of every diagnostic (README, "Exit codes"): ``linguo: error: MESSAGE``
+#: on stderr, one line each; the exit code says which kind of error it was.
+DIAGNOSTIC_PREFIX = "linguo: error: "
+
+
+def _diagnostic(message: str) -> None:
+    """Print one diagnostic line on stderr: :data:`DIAGNOSTIC_PREFIX` + ``message``."""
+    typer.echo(DIAGNOSTIC_PREFIX + message, err=True)
+
+
+def _failed(ctx: Any, code: int, message: str) -> None:
+    """End the command with exit ``code``: the diagnostic ``message`` on
+    stderr and, with ``--json``, its error object on stdout."""
+    message = one_line(message)
+    _diagnostic(message)
+    _json_error(ctx, code, message=message)
+    raise typer.Exit(code) from None
+
+
+def _wants_json(ctx: Any, argv: list[str]) -> bool:
+    """Whether the command line asks for JSON output: the ``--json`` flag was
+    read (:data:`linguo_cli.cli.options.JSON_KEY`), or, for a command line
+    that failed before its options were read, ``--json`` is among the
+    arguments (before a ``--``) and the failing command has no ``--json``
+    option that takes a value (``golden export --json DIR``)."""
+    from linguo_cli.cli.options import JSON_KEY
+
+    if ctx.meta.get(JSON_KEY):
+        return True
+    given = argv[: argv.index("--")] if "--" in argv else argv
+    takes_value = any("--json" in getattr(p, "opts", ()) and not getattr(p, "is_flag", False)
+                      for p in getattr(ctx.command, "params", ()))
+    return "--json" in given and not takes_value
+
+
+def _json_error(ctx: Any, code: int, *, error: LinguoError | None = None,
+                message: str = "") -> None:
     """With ``--json`` on the command line, a failing command also prints the
     error object ``{"error": {"exit", "code", "rule", "place", "message"}}``
-    on stdout (golden/README.md, "Errors"), the batch adapter's error reply."""
-    import json
+    on stdout, where its result would have gone (golden/README.md, "Errors";
+    the batch adapter's error reply): that of ``error``, or one with exit
+    ``code`` and ``message`` for an error that is not a :class:`LinguoError`.
+    The command's options were all read by then, so its ``--json`` flag says."""
+    from linguo_cli.cli.options import JSON_KEY
 
-    args = getattr(ctx.command, "argv", [])
-    if "--json" not in args or exc.code not in (3, 4):
+    if not ctx.meta.get(JSON_KEY):
         return
     from linguo_cli.core.error_object import error_object
 
-    typer.echo(json.dumps({"error": error_object(exc)}, ensure_ascii=False))
+    _print_error_object(error_object(error) if error is not None else
+                        {"exit": code, "code": None, "rule": None, "place": None,
+                         "message": message})
+
+
+def _print_error_object(obj: dict[str, Any]) -> None:
+    """Print ``{"error": obj}`` as one JSON line on stdout."""
+    import json
+
+    typer.echo(json.dumps({"error": obj}, ensure_ascii=False))
 
 
 def _output_failed(exc: OSError) -> None:
@@ -176,7 +269,7 @@ def _output_failed(exc: OSError) -> None:
     size limit): one line on stderr and exit 2, never a half-silent exit 0."""
     reason = exc.strerror or str(exc) or type(exc).__name__
     try:
-        sys.stderr.write(f"linguo: error: cannot write the output: {reason}\n")
+        sys.stderr.write(f"{DIAGNOSTIC_PREFIX}cannot write the output: {reason}\n")
         sys.stderr.flush()
     except (OSError, AttributeError, ValueError):  # stderr gone too: the exit code says it
         pass
@@ -299,7 +392,8 @@ def main() -> None:
     raise SystemExit(code)
 
 
-@app.command(epilog="Example: linguo resolve examples/check.yaml --json")
+@app.command(epilog=examples("linguo resolve examples/check.yaml --json"),
+             short_help="Resolve a request document of any kind (YAML or JSON).")
 def resolve(
     file: Annotated[str, typer.Argument(help="Request document (YAML or JSON); - for stdin.")],
     rolls: RollsOpt = None,

@@ -11,6 +11,7 @@ import typer
 
 from linguo_cli.cli.options import (
     JsonOpt,
+    examples,
 )
 
 commands = typer.Typer()
@@ -23,8 +24,9 @@ golden_app = typer.Typer(
     name="golden",
     help=(
         "The golden conformance suite: check it against its contract, export it as JSON.\n\n"
-        "Example: linguo golden check"
+        + examples("linguo golden show linguomancy/tests/degrees.yaml::success-lower-border")
     ),
+    short_help="The golden suite: check it, show a case, export it as JSON.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -62,7 +64,8 @@ def _suite_dirs(path: str | None, names: list[str] | None) -> list[Any]:
     return [golden.require_suite(golden.suite_dir(n)) for n in chosen or rulesets.names()]
 
 
-@golden_app.command("check", epilog="Example: linguo golden check golden/linguomancy")
+@golden_app.command("check", epilog=examples("linguo golden check golden/linguomancy"),
+                    short_help="Check the suite against its contract (exit 1 on a problem).")
 def golden_check(suite: SuiteArg = None, json_: JsonOpt = False,
                  ruleset: RulesetOpt = None) -> None:
     """Check the suite: schema, JSON-compatible YAML, unique ids and
@@ -88,7 +91,8 @@ def golden_check(suite: SuiteArg = None, json_: JsonOpt = False,
         raise typer.Exit(1)
 
 
-@golden_app.command("export", epilog="Example: linguo golden export /tmp/golden-json")
+@golden_app.command("export", epilog=examples("linguo golden export golden-json"),
+                    short_help="Write the suite as JSON below DIR, file for file.")
 def golden_export(
     args: Annotated[list[str] | None, typer.Argument(
         metavar="DIR [SUITE]", help="Write the suite below DIR (SUITE: the suite folder, "
@@ -124,9 +128,11 @@ def golden_export(
     typer.echo(f"wrote {len(written)} files below {target}")
 
 
-@golden_app.command("show", epilog=(
-    "Example: linguo golden show linguomancy/tests/degrees.yaml::success-lower-border "
-    "--request | node engine.js"))
+@golden_app.command("show", short_help="Print one case: its description, request and expectation.",
+                    epilog=examples(
+    "linguo golden show linguomancy/tests/degrees.yaml::success-lower-border",
+    "linguo golden show linguomancy/tests/degrees.yaml::success-lower-border --request "
+    "| linguo adapter"))
 def golden_show(
     test_id: Annotated[str, typer.Argument(
         metavar="RULESET/FILE::ID", help="The case's test id (FILE::ID or a bare ID when "
@@ -153,9 +159,12 @@ def golden_show(
             typer.echo(line)
 
 
-@commands.command(epilog=(
-    "Examples: linguo verify; linguo verify --impl 'node my-engine.js' --junit report.xml; "
-    "linguo verify --impl 'node my-engine.js' --kinds check,attack,save; "
+@commands.command(short_help="Run the golden suite against linguo or another engine.",
+                  epilog=examples(
+    "linguo verify",
+    "linguo verify --impl 'linguo adapter' --filter tests/degrees.yaml::success-lower-border "
+    "--junit report.xml",
+    "linguo verify --impl 'linguo adapter --batch' --batch --kinds check,attack,save",
     "linguo verify --impl 'linguo adapter --batch' --batch --filter kind:check"))
 def verify(
     suite: SuiteArg = None,
@@ -207,7 +216,8 @@ def verify(
     """Run the golden suite against linguo or another implementation; print
     each failure as it happens (RULESET/FILE::ID: PATH: expected X, got Y, then where
     the case is and its request), then 'N cases: N passed, N failed, N
-    skipped'. Exit 1 if any case fails or the run stops early."""
+    skipped'. Exit 1 if any case fails or the run stops early. The examples
+    run linguo's own adapter: put your engine's command in --impl."""
     import math
 
     from linguo_cli.conformance import golden
@@ -231,8 +241,9 @@ def verify(
         raise typer.Exit(code)
 
 
-@commands.command(epilog="Example: echo '{\"kind\": \"check\", \"dc\": 10, \"rolls\": [12]}' | "
-             "linguo adapter")
+@commands.command(short_help="The reference adapter: the golden protocol on stdin/stdout.",
+                  epilog=examples(
+    "echo '{\"kind\": \"check\", \"dc\": 10, \"rolls\": [12]}' | linguo adapter"))
 def adapter(batch: Annotated[bool, typer.Option(
         "--batch", help="JSON lines: hello line, then one request per line.")] = False) -> None:
     """The reference adapter: linguo speaking the golden adapter protocol

@@ -12,6 +12,18 @@ import typer
 from linguo_cli.core.errors import InputError, UsageError
 
 
+def examples(*lines: str, title: str = "") -> str:
+    """A help paragraph listing command lines, one per line, as the help shows
+    it: Click keeps a paragraph that starts with ``\\b`` as written, so no
+    line is reflowed, joined or split at any terminal width and each pastes
+    into a shell as it stands. ``title`` defaults to ``Example:`` /
+    ``Examples:``. A line may end with a shell comment; ``# exits N`` says
+    the example demonstrates a refusal with exit code N
+    (tests/cli/test_help_examples.py runs every line and checks its exit)."""
+    head = title or ("Example:" if len(lines) == 1 else "Examples:")
+    return "\b\n" + head + "".join(f"\n  {line}" for line in lines)
+
+
 def _name_value(value: Any, option: str) -> Any:
     """A Noun or idiom name given as an option: 1 to 100 characters (the
     request schema's bounds), or a usage error."""
@@ -116,12 +128,26 @@ RollsOpt = Annotated[str | None, typer.Option(
     "--rolls", help="Scripted dice faces in the order they are consumed, e.g. 17,4.")]
 SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, max=2**64 - 1, help="Seed for pseudo-random dice (replayable, not portable).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+#: Where the running command notes that ``--json`` was given (``ctx.meta``), so
+#: that cli.app prints a failing command's error object on stdout as JSON too.
+JSON_KEY = "linguo.json"
+
+
+def _keep_json(ctx: typer.Context, value: bool) -> bool:
+    """The ``--json`` callback: note the flag in ``ctx.meta`` (:data:`JSON_KEY`)."""
+    if value:
+        ctx.meta[JSON_KEY] = True
+    return value
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", callback=_keep_json,
+                                       help="Print the result as JSON.")]
 ExplainOpt = Annotated[bool, typer.Option(
     "--explain", help="Show every derivation step with its rule ID.")]
 ModOpt = Annotated[list[str] | None, typer.Option(
     "--mod", help="A modifier LABEL=N or N; repeatable.")]
-AdvOpt = Annotated[int, typer.Option("--adv", count=True, help="Advantage (D2).")]
+AdvOpt = Annotated[int, typer.Option("--adv", count=True, show_default=False,
+                                     help="Advantage (D2).")]
 SaveDcOpt = Annotated[int, typer.Option(
     "--dc", min=-1_000_000, max=1_000_000, help="The save DC.")]
 NoAbilityOpt = Annotated[bool, typer.Option(
@@ -134,7 +160,8 @@ NoAcOpt = Annotated[bool, typer.Option(
     "--no-ac", help="The target has no AC: automatic hit, no die (A3).")]
 RulingOpt = Annotated[list[str] | None, typer.Option(
     "--ruling", help="Alternative ruling: partial-success-hits (A1).")]
-DisOpt = Annotated[int, typer.Option("--dis", count=True, help="Disadvantage (D2).")]
+DisOpt = Annotated[int, typer.Option("--dis", count=True, show_default=False,
+                                     help="Disadvantage (D2).")]
 
 
 OutputOpt = Annotated[str | None, typer.Option(

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     unknown = [a for a in args if a != "--batch"]
     if unknown:
-        sys.stderr.write(f"linguo adapter: usage error: unknown argument {unknown[0]!r} "
+        sys.stderr.write(f"linguo: error: adapter: unknown argument {unknown[0]!r} "
                          "(only --batch)\n")
         return 2
     return golden.serve("--batch" in args)

@@ -18,13 +18,13 @@ plain tree as it was read with the plain tree to write and edits the text:
   gets the lines of the items added or removed (the others kept byte for
   byte); otherwise only that node's text is replaced, or the new key's lines
   inserted after the mapping's last entry (a new top-level key goes before
-  ``entities``), in the
-  file's own style: block YAML with its indentation (:func:`yaml_layout`),
-  flow YAML inside flow collections, JSON with the file's indentation and
-  separators (compact stays compact).
+  ``entities``), in the file's own style: block YAML with its indentation
+  (:func:`yaml_layout`), flow YAML inside flow collections and where the file
+  writes the same key's values (or list items) in flow style only, JSON with
+  the file's indentation and separators (compact stays compact).
 * **Only if that is not possible** (a value under an alias, a key removed):
-  the whole document is written by ruamel.yaml's round-trip writer (YAML) or
-  as JSON with the file's indentation.
+  the whole document is written by ruamel.yaml's round-trip writer (YAML:
+  mappings changed in place, a replaced flow node stays flow) or as JSON.
 
 Every text produced is read back (:func:`linguo_cli.io.read.parse`) and must
 equal the state to write, value for value and type for type; otherwise the
@@ -49,7 +49,6 @@ _PLAIN_FORBIDDEN_START = set("-?:,[]{}#&*!|>'\"%@` \t")
 
 class _Fallback(Exception):
     """The text cannot be edited in place here: rewrite the whole document."""
-
 
 def same(a: Any, b: Any) -> bool:
     """Whether two plain trees hold the same values of the same types (key
@@ -144,8 +143,7 @@ def _assign(rt: Any, old: Any, new: Any) -> None:
     for key, value in new.items():
         if key in old and same(old[key], value):
             continue
-        if key in old and isinstance(value, dict) and isinstance(old[key], dict) \
-                and all(k in value for k in old[key]):
+        if key in old and isinstance(value, dict) and isinstance(old[key], dict):
             _assign(rt[key], old[key], value)
         elif key not in rt and "entities" in rt and hasattr(rt, "insert"):
             rt.insert(list(rt).index("entities"), key, value)
@@ -154,14 +152,25 @@ def _assign(rt: Any, old: Any, new: Any) -> None:
             for i, (a, b) in enumerate(zip(old[key], value, strict=True)):
                 if same(a, b):
                     continue
-                if isinstance(a, dict) and isinstance(b, dict) and all(k in b for k in a):
+                if isinstance(a, dict) and isinstance(b, dict):
                     _assign(rt[key][i], a, b)
                 else:
-                    rt[key][i] = b
+                    rt[key][i] = _like(rt[key][i], b)
         else:
-            rt[key] = value
+            rt[key] = _like(rt.get(key), value)
     for key in [k for k in rt if k not in new]:
         del rt[key]
+
+
+def _like(node: Any, value: Any) -> Any:
+    """``value`` (a mapping or list) in flow style if the ``node`` it replaces was."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if not (isinstance(value, (dict, list)) and hasattr(node, "fa") and node.fa.flow_style()):
+        return value
+    styled = CommentedMap(value) if isinstance(value, dict) else CommentedSeq(value)
+    styled.fa.set_flow_style()
+    return styled
 
 
 def _json_step(text: str) -> int | str | None:
@@ -208,6 +217,7 @@ class _Editor:
         self.nl = "\r\n" if "\r\n" in self.text else "\n"
         self.edits: list[tuple[int, int, str]] = []
         self._layout: tuple[int, int, int] | None = None
+        self._styles: dict[tuple[str, bool], set[str]] | None = None
 
     # -- driving -----------------------------------------------------------
 
@@ -350,6 +360,17 @@ class _Editor:
             self._layout = yaml_layout(self.text)
         return self._layout
 
+    def flow_for(self, key: Any, items: bool = False) -> bool:
+        """Whether the file writes the collections under ``key`` (``items``: the
+        items of its lists) in flow style only: a new one is written so too."""
+        if self._styles is None:
+            self._styles = {}
+            for path, (_, _, style) in self.values.items():
+                at = next((i for i in (1, 2) if len(path) >= i and isinstance(path[-i], str)), 0)
+                if style in ("flow", "block") and at:
+                    self._styles.setdefault((path[-at], at == 2), set()).add(style)
+        return self._styles.get((key, items)) == {"flow"}
+
     def flow(self, value: Any) -> str:
         """``value`` as one line of flow YAML."""
         if isinstance(value, dict):
@@ -364,24 +385,24 @@ class _Editor:
             return json.dumps(key, ensure_ascii=False)
         return key if _plain_ok(key, flow) else json.dumps(key, ensure_ascii=False)
 
-    def block_lines(self, value: Any) -> list[str]:
-        """A non-empty mapping or list as block YAML lines, relative to the
-        node's own column, indented as the file indents."""
+    def block_lines(self, value: Any, key: Any = None) -> list[str]:
+        """A non-empty mapping or list (the value of ``key``) as block YAML lines
+        relative to its column, indented as the file indents (see flow_for)."""
         mapping, sequence, offset = self.layout
         dash = max(2, sequence - offset)
         lines: list[str] = []
         if isinstance(value, dict):
             for k, v in value.items():
                 kt = self.key_text(k, False)
-                if _nested(v):
+                if _nested(v) and not self.flow_for(k):
                     lines.append(f"{kt}:")
                     pad = " " * (mapping if isinstance(v, dict) else offset)
-                    lines += [pad + ln for ln in self.block_lines(v)]
+                    lines += [pad + ln for ln in self.block_lines(v, k)]
                 else:
                     lines.append(f"{kt}: {self.flow(v)}")
             return lines
         for v in value:
-            if isinstance(v, (dict, list)) and v:
+            if isinstance(v, (dict, list)) and v and not self.flow_for(key, True):
                 sub = self.block_lines(v)
                 lines.append("-" + " " * (dash - 1) + sub[0])
                 lines += [" " * dash + ln for ln in sub[1:]]
@@ -430,7 +451,8 @@ class _Editor:
         flow = self.in_flow(path)
         under_key = bool(path) and isinstance(path[-1], str)
         block = (isinstance(new, (dict, list)) and bool(new) and not flow and style != "flow"
-                 and (style == "block" or _nested(new)))
+                 and (style == "block" or _nested(new)
+                      and not (under_key and self.flow_for(path[-1]))))
         if block:
             if style == "block":
                 col = self.column(start)
@@ -440,7 +462,7 @@ class _Editor:
                     mapping if isinstance(new, dict) else offset)
             else:
                 col = self.column(start)
-            lines = self.block_lines(new)
+            lines = self.block_lines(new, path[-1] if under_key else None)
             pad = self.nl + " " * col
             if under_key:
                 self.edits.append((self.colon_end(path), end, pad + pad.join(lines)))
@@ -541,10 +563,11 @@ class _Editor:
     def block_entry(self, key: str, value: Any, col: int) -> str:
         pad = " " * col
         kt = self.key_text(key, False)
-        if _nested(value):
+        if _nested(value) and not self.flow_for(key):
             mapping, _, offset = self.layout
             inner = " " * (col + (mapping if isinstance(value, dict) else offset))
-            return pad + f"{kt}:" + "".join(self.nl + inner + ln for ln in self.block_lines(value))
+            return pad + f"{kt}:" + "".join(self.nl + inner + ln
+                                            for ln in self.block_lines(value, key))
         return pad + f"{kt}: {self.flow(value)}"
 
     def line_end(self, offset: int) -> int:

@@ -100,7 +100,7 @@ def test_exotic_or_huge_faces_are_usage_errors(rolls: str) -> None:
     r = run_cli("check", "--dc", "10", "--rolls", rolls)
     assert r.exit_code == 2
     lines = r.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("linguo: usage error: ")
+    assert len(lines) == 1 and lines[0].startswith("linguo: error: ")
     assert len(lines[0]) < 300  # a 5,000-digit value is shortened, not printed whole
 
 

@@ -135,7 +135,7 @@ def test_conditions_catalog_option(state: Path, tmp_path: Path) -> None:
 def test_usage_errors_write_nothing(state: Path, args: list[str]) -> None:
     r = run_cli("rest", str(state), "--in-place", *args)
     assert r.exit_code == 2, (r.stdout, r.stderr)
-    assert "usage error" in r.stderr and "Traceback" not in r.stderr
+    assert "linguo: error: " in r.stderr and "Traceback" not in r.stderr
     assert state.read_text(encoding="utf-8") == STATE
 
 
@@ -203,10 +203,12 @@ def _documented() -> list[tuple[list[str], int]]:
 
     from linguo_cli.cli.app import app
 
+    from ..cli.test_help_examples import help_examples
+
     lines = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
              if line.startswith("linguo rest ")]
     epilog = get_command(app).commands["rest"].epilog or ""  # type: ignore[attr-defined]
-    lines.append(epilog.split(":", 1)[1])
+    lines += help_examples(epilog)
     out = []
     for line in lines:
         command, _, comment = line.partition("#")

@@ -164,6 +164,7 @@ def _documented_examples() -> list[list[str]]:
 
     from linguo_cli.cli.app import app
 
+    from ..cli.test_help_examples import help_examples
     from ..conftest import ROOT
 
     lines = [line.split("#")[0] for line in (ROOT / "README.md").read_text(
@@ -173,8 +174,7 @@ def _documented_examples() -> list[list[str]]:
     odds_group = group.commands["odds"]  # type: ignore[attr-defined]
     epilogs += [c.epilog or "" for c in odds_group.commands.values()]
     for epilog in epilogs:
-        text = epilog.split(":", 1)[1]
-        lines += [part for part in text.split("|") if part.strip()]
+        lines += [line.split("#")[0] for line in help_examples(epilog)]
     return [shlex.split(line)[1:] for line in lines]
 
 

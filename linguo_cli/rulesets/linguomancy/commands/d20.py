@@ -25,6 +25,7 @@ from linguo_cli.cli.options import (
     SeedOpt,
     _name_value,
     dice_from_options,
+    examples,
     parse_mods,
     run_request,
 )
@@ -65,7 +66,9 @@ def _test_request(kind: str, mods: list[str] | None, adv: int, dis: int, *,
     return req
 
 
-@commands.command(epilog="Example: linguo check --mod strength=3 --mod bless=2 --dc 15 --rolls 12")
+@commands.command(epilog=examples(
+    "linguo check --mod strength=3 --mod bless=2 --dc 15 --rolls 12",
+    "linguo check --dc 15 --noun Fire --rolls 12   # exits 4: a Noun check needs the idiom (D7)"))
 def check(
     dc: CheckDcOpt,
     mod: ModOpt = None,
@@ -89,7 +92,7 @@ def check(
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
-@commands.command(epilog="Example: linguo attack --mod signature=5 --ac 15 --rolls 18")
+@commands.command(epilog=examples("linguo attack --mod signature=5 --ac 15 --rolls 18"))
 def attack(
     ac: AcOpt = None,
     no_ac: NoAcOpt = False,
@@ -108,7 +111,7 @@ def attack(
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
-@commands.command(epilog="Example: linguo save --mod constitution=1 --dc 14 --rolls 9")
+@commands.command(epilog=examples("linguo save --mod constitution=1 --dc 14 --rolls 9"))
 def save(
     dc: SaveDcOpt,
     mod: ModOpt = None,
@@ -133,7 +136,8 @@ odds_app = typer.Typer(
     name="odds",
     help="Exact odds of a check, attack or save (fractions and percentages, no die rolled); "
     "for attacks also the expected damage per attack.\n\n"
-    "Example: linguo odds check --mod 5 --dc 15 --adv",
+    + examples("linguo odds check --mod 5 --dc 15 --adv"),
+    short_help="Exact odds of a check, attack or save (no die rolled).",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -150,7 +154,7 @@ def _run_odds(test: dict[str, Any], *, damage: dict[str, Any] | None = None,
     run_request(req, name="<options>", as_json=as_json, explain=explain)
 
 
-@odds_app.command("check", epilog="Example: linguo odds check --mod 5 --dc 15 --adv --json")
+@odds_app.command("check", epilog=examples("linguo odds check --mod 5 --dc 15 --adv --json"))
 def odds_check(
     dc: CheckDcOpt,
     mod: ModOpt = None,
@@ -169,9 +173,11 @@ def odds_check(
     _run_odds(req, as_json=json_, explain=explain)
 
 
-@odds_app.command("attack", epilog="Examples: linguo odds attack --mod signature=5 --ac 15 | "
-                  "linguo odds attack --ac 15 --mod 5 --damage-dice 2d6+1 --tick moderate "
-                  "--damage-mod potential=3 --resist --distribution")
+@odds_app.command("attack", short_help="Exact odds of an attack roll and its damage per attack.",
+                  epilog=examples(
+    "linguo odds attack --mod signature=5 --ac 15",
+    "linguo odds attack --ac 15 --mod 5 --damage-dice 2d6+1 --tick moderate "
+    "--damage-mod potential=3 --resist --distribution"))
 def odds_attack(
     ac: AcOpt = None,
     no_ac: NoAcOpt = False,
@@ -235,7 +241,7 @@ def odds_attack(
     _run_odds(req, damage=damage, as_json=json_, explain=explain)
 
 
-@odds_app.command("save", epilog="Example: linguo odds save --mod constitution=1 --dc 14 --dis")
+@odds_app.command("save", epilog=examples("linguo odds save --mod constitution=1 --dc 14 --dis"))
 def odds_save(
     dc: SaveDcOpt,
     mod: ModOpt = None,
@@ -259,13 +265,15 @@ NOTATION_EXAMPLES = (
 
 
 def _ticks_epilog() -> str:
-    examples = ["linguo ticks 2d6+1", "linguo ticks 3d6 --tick low",
-                "linguo ticks --suggest moderate", "linguo ticks 2d8 --healing --tick moderate"]
-    examples += [f"linguo ticks {e.split(' (')[0]}" for e in NOTATION_EXAMPLES]
-    return "Examples: " + " | ".join(examples)
+    """Every notation of :data:`NOTATION_EXAMPLES` as a ``linguo ticks`` example."""
+    lines = ["linguo ticks 2d6+1", "linguo ticks 3d6 --tick low   # exits 4: 21/2 is not Low (T3)",
+             "linguo ticks --suggest moderate", "linguo ticks 2d8 --healing --tick moderate"]
+    lines += [f"linguo ticks {e.split(' (')[0]}" for e in NOTATION_EXAMPLES]
+    return examples(*lines)
 
 
-@commands.command("ticks", epilog=_ticks_epilog())
+@commands.command("ticks", epilog=_ticks_epilog(),
+                  short_help="Tick design: expected value of dice, and their ticks (T1-T3).")
 def ticks_command(
     expr: Annotated[str | None, typer.Argument(
         metavar="DICE", help="Dice notation, e.g. 2d6+1 or 4d6kh3.")] = None,
@@ -302,9 +310,11 @@ def ticks_command(
     run_request(req, name="<options>", as_json=json_, explain=explain)
 
 
-@commands.command("roll", epilog="Examples: linguo roll 4d6dl1 --rolls 3,5,1,6 | "
-             "linguo roll '2d6rr<3' --distribution | linguo roll '(1d4+1)*2' --crit. "
-             "Notation: 2d6+1 " + " ".join(NOTATION_EXAMPLES))
+@commands.command("roll", short_help="Roll any dice notation: total, every face, exact odds.",
+                  epilog=examples("linguo roll 4d6dl1 --rolls 3,5,1,6",
+                                  "linguo roll '2d6rr<3' --distribution",
+                                  "linguo roll '(1d4+1)*2' --crit")
+                  + "\n\n" + examples("2d6+1", *NOTATION_EXAMPLES, title="Notation:"))
 def roll_command(
     expr: Annotated[str, typer.Argument(
         metavar="EXPR", help="Dice notation, e.g. 4d6dl1, 1d20e20 or (1d4+1)*2.")],

@@ -18,6 +18,7 @@ from linguo_cli.cli.options import (
     RollsOpt,
     SeedOpt,
     dice_from_options,
+    examples,
     parse_mods,
     run_request,
 )
@@ -36,8 +37,12 @@ commands = typer.Typer()
 # Casting and overclocking (rules F1-F5, S3, C1-C2)
 
 
-@commands.command(epilog="Example: linguo cast examples/cast-state.yaml --caster ayla --idiom "
-                    "'Hurl - Fire' --upcast 2 --target goblin --rolls 14,3,5")
+@commands.command(short_help="Cast an idiom from a state file (F1-F5, S3, then its effect).",
+                  epilog=examples(
+    "linguo cast examples/cast-state.yaml --caster ayla --idiom 'Hurl - Fire' --upcast 2 "
+    "--target goblin --rolls 14,3,5",
+    "linguo cast examples/cast-state.yaml --caster ayla --idiom 'Hurl - Fire' --upcast 4 "
+    "--target goblin   # exits 4: above the upcast cap (F3)"))
 def cast(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON); - for stdin.")],
     caster: Annotated[str, typer.Option("--caster", help="Id of the casting entity.")],
@@ -106,7 +111,8 @@ def cast(
                       explain=explain, dice=dice_from_options(rolls, seed))
 
 
-@commands.command("overclock", epilog="Example: linguo overclock --cost 7 --flux 3")
+@commands.command("overclock", epilog=examples("linguo overclock --cost 7 --flux 3"),
+                  short_help="The overclocking row for a cost and the Flux at hand (F4, F5).")
 def overclock_command(
     cost: Annotated[int, typer.Option("--cost", min=0, max=100,
                                       help="Final Flux cost of the cast.")],

@@ -18,6 +18,7 @@ from linguo_cli.cli.options import (
     RollsOpt,
     SeedOpt,
     dice_from_options,
+    examples,
     parse_mods,
     run_request,
     with_command_line_options,
@@ -162,8 +163,9 @@ def _load_turns(path: str) -> tuple[Any, dict[str, Any]]:
     return doc, to_plain(doc.data)
 
 
-@commands.command(epilog="Example: linguo turn examples/encounter/state.yaml "
-                    "examples/encounter/turns.yaml")
+@commands.command(short_help="Play whole turns from a state file (O1, P1-P6, C1-C2).",
+                  epilog=examples(
+    "linguo turn examples/encounter/state.yaml examples/encounter/turns.yaml"))
 def turn(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
     turns: Annotated[str, typer.Argument(
@@ -305,10 +307,12 @@ def _run_amount(req: dict[str, Any], *, state: str | None, targets: list[str] | 
                       as_json=json_, explain=explain, dice=dice)
 
 
-@commands.command(epilog="Examples: linguo damage --tick strong --dice 4d6 --mod potential=2 "
-                           "--crit "
-                    "--rolls 3,3,4,6,1,2,5,6 | linguo damage --tick low --dice 2d6 --type fire "
-                    "--state examples/state.yaml --target goblin -o after.yaml")
+@commands.command(short_help="Roll damage (T1-T6) and apply it to a state's targets.",
+                  epilog=examples(
+    "linguo damage --tick strong --dice 4d6 --mod potential=2 --crit --rolls 3,3,4,6,1,2,5,6",
+    "linguo damage --tick low --dice 2d6 --type fire --state examples/state.yaml "
+    "--target goblin -o after.yaml",
+    "linguo damage --tick low --dice 3d6   # exits 4: 21/2 is not Low (T3)"))
 def damage(
     tick: Annotated[str, typer.Option("--tick", help="Damage tick (T1): none, tiny, low, "
                                       "moderate, strong, high, major, severe, huge, massive, "
@@ -354,9 +358,10 @@ def damage(
                 json_=json_, explain=explain, rolls=rolls, seed=seed)
 
 
-@commands.command(epilog="Examples: linguo heal --tick moderate --dice 2d8 --mod cohesion=1 "
-                    "--rolls 5,6 | linguo heal --tick complete --state examples/state.yaml "
-                    "--target ayla -o new.yaml")
+@commands.command(short_help="Roll healing (T2, T3, T7) and apply it to a state (H3, H8).",
+                  epilog=examples(
+    "linguo heal --tick moderate --dice 2d8 --mod cohesion=1 --rolls 5,6",
+    "linguo heal --tick complete --state examples/state.yaml --target ayla -o new.yaml"))
 def heal(
     tick: Annotated[str, typer.Option("--tick", help="Healing tick (T2): none, tiny, low, "
                                       "moderate, strong, small_mending, greater_mending, "
@@ -392,8 +397,8 @@ def heal(
                 json_=json_, explain=explain, rolls=rolls, seed=seed)
 
 
-@commands.command("temp-hp", epilog="Example: linguo temp-hp examples/state.yaml --target ayla "
-                               "--amount 20 --keep new -o after.yaml")
+@commands.command("temp-hp", epilog=examples(
+    "linguo temp-hp examples/state.yaml --target ayla --amount 20 --keep new -o after.yaml"))
 def temp_hp(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
     target: Annotated[list[str], typer.Option(
@@ -417,8 +422,10 @@ def temp_hp(
                       as_json=json_, explain=explain)
 
 
-@commands.command("death-save", epilog="Example: linguo death-save examples/state.yaml --entity "
-                                  "bram --rolls 12 -o after.yaml")
+@commands.command("death-save", short_help="Roll one death saving throw for a Dying entity (H6).",
+                  epilog=examples(
+    "linguo death-save examples/state.yaml --entity bram --rolls 12 -o after.yaml",
+    "linguo death-save examples/state.yaml --entity ayla --rolls 12   # exits 4: not Dying (H6)"))
 def death_save(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON).")],
     entity: Annotated[str, typer.Option("--entity", help="Id of the Dying entity.")],
@@ -458,8 +465,9 @@ def parse_amounts(items: list[str] | None, option: str) -> dict[str, int]:
     return out
 
 
-@commands.command(epilog="Example: linguo rest examples/state.yaml --long --hp ayla=6 "
-                           "-o rested.yaml")
+@commands.command(short_help="Rest outside turns: HP, Flux, Exhaustion, conditions (H9).",
+                  epilog=examples(
+    "linguo rest examples/state.yaml --long --hp ayla=6 -o rested.yaml"))
 def rest(
     state: Annotated[str, typer.Argument(help="State file (YAML or JSON); - for stdin.")],
     long: Annotated[bool, typer.Option(
