@@ -65,8 +65,13 @@ def attack_lines(plain: Mapping[str, Any]) -> list[str]:
     if a.get("defense"):
         lines.append(f"defense: {_brief(a['defense'])}")
     if a["landed"]:
-        lines.append(f"damage: exact {a['exact']} x charge {a['charge_factor']} -> "
-                     f"{a['damage']} (THP absorbed {a['thp_absorbed']}, HP lost {a['hp_lost']})")
+        charge = f", charge factor {a['charge_factor']}" if a["charge_factor"] != "1" else ""
+        lines.append(f"damage: exact {a['exact']}{charge} -> {a['damage']} "
+                     f"(THP absorbed {a['thp_absorbed']}, HP lost {a['hp_lost']})")
+    if a.get("cover"):
+        lines.append(f"cover: {_brief(a['cover'])}")
+    if a.get("armor"):
+        lines.append(f"armor: {_brief(a['armor'])}")
     for cid, view in (plain.get("combatants") or {}).items():
         before, after = view["before"], view["after"]
         change = f"HP {before['hp']} -> {after['hp']}"

@@ -23,7 +23,7 @@ CategoryOpt = Annotated[list[str] | None, typer.Option(
     "repeatable.")]
 
 ATTACK_EPILOG = ("Example: linguo novence attack --to-hit 7 --ac 15 --crr -2 --aim 3 "
-                 "--cover 60 --damage 2d8:kinetic --rolls 12,14,5,6")
+                 "--cover 60 --damage 2d8:kinetic --rolls 12,4,5")
 
 
 def _target(ac: int, hp: int, max_hp: int | None, armor: dict[str, Any] | None,
