@@ -23,7 +23,7 @@ def _json(*args: str) -> dict:  # type: ignore[type-arg]
 
 def test_the_ruleset_is_installed_with_its_alias() -> None:
     rs = rulesets.get("novence", aliases=True)
-    assert rs.name == "novence-eternal" and rs.kinds == ("attack", "modifiers")
+    assert rs.name == "novence-eternal" and rs.kinds == ("attack", "modifiers", "dc_effect")
     assert "novence-eternal" in run_cli("--help").stdout
     assert run_cli("novence", "--help").exit_code == 0
 

@@ -30,7 +30,7 @@ CITED = {x for c in CASES for x in (*c.examples, *c.rules)}
 
 def test_the_suite_is_the_installed_rulesets() -> None:
     assert golden.suite_dir("novence-eternal").resolve() == SUITE.resolve()
-    assert {p.split("/")[0] for p in LOADED.files} >= {"attack", "modifiers"}
+    assert {p.split("/")[0] for p in LOADED.files} >= {"attack", "dc_effect", "modifiers"}
     assert not LOADED.problems, "\n".join(str(d) for d in LOADED.problems)
 
 
@@ -83,7 +83,7 @@ def test_there_is_a_result_schema_per_kind() -> None:
     assert names == {f"{k}.result.schema.json" for k in kinds}
 
 
-@pytest.mark.parametrize("kind", ["attack", "modifiers"])
+@pytest.mark.parametrize("kind", ["attack", "dc_effect", "modifiers"])
 def test_results_fit_the_result_schema_of_their_kind(kind: str) -> None:
     validator = _validator(kind)
     cases = [c for c in CASES if c.request.get("kind") == kind and c.expect is not None]

@@ -71,6 +71,27 @@ class ModifiersResult:
     rolls_used: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class DcEffectResult:
+    """The NV5 result of a ``dc_effect`` request: ``dc``, ``damage_rolls``
+    (one shared set of component rolls, or one per target), ``targets`` (per
+    target: cover or save, factors, pools, exact, damage, THP and HP, Injury
+    events) and ``combatants`` (the source and each target)."""
+
+    kind: str = "dc_effect"
+    ruleset: str = RULESET_NAME
+    rules: tuple[str, ...] = ()
+    explanation: tuple[Step, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[Mapping[str, str], ...] = ()
+    combatants: Mapping[str, Any] = field(default_factory=dict)
+    dc: int = 0
+    damage_rolls: tuple[Any, ...] = ()
+    targets: tuple[Any, ...] = ()
+    party: Mapping[str, Any] | Omit = OMIT
+    rolls_used: tuple[int, ...] = ()
+
+
 def faces_source(rolls: Any, seed: int | None) -> DiceSource:
     """The dice of a request (the ruleset's ``dice`` hook): ``rolls`` as
     :class:`~.documents.NamedFaces` (integers or ``"dS:F"``; too few faces
@@ -106,6 +127,39 @@ def resolve_attack_request(request: Mapping[str, Any], dice: DiceSource) -> Atta
         rules=tuple(dict.fromkeys(("NV3", *outcome.rules, "NV5"))),
         explanation=tuple(outcome.steps), options=dict(outcome.options),
         combatants=combatants, attack=to_plain(outcome.record), party=party)
+
+
+def resolve_dc_effect_request(request: Mapping[str, Any], dice: DiceSource) -> DcEffectResult:
+    """One DC-based effect against its targets (NV3 ``dc_effect``: NO2,
+    NC5, NR9). ``dice``: the damage dice, then each target's save d20s (see
+    :mod:`.effect`). Raises as the module docstring says (a target relying
+    on cover against anything but a ranged DEX-save effect: exit 4
+    ``cover_not_allowed``, NC5)."""
+    from .effect import resolve_effect
+    from .effect_documents import dc_effect_request
+
+    spec, options = dc_effect_request(request)
+    outcome = resolve_effect(spec, dice, options)
+    combatants: dict[str, Any] = {}
+    if spec.source is not None:
+        view = creature_view(spec.source)
+        combatants[spec.source.id] = {"before": view, "after": view, "events": []}
+    for old, new in zip(outcome.before, outcome.after, strict=True):
+        combatants[old.id] = {"before": creature_view(old), "after": creature_view(new),
+                              "events": list(outcome.events.get(old.id, ()))}
+    party: dict[str, Any] | Omit = OMIT
+    if outcome.second_chances is not None:
+        party = {"second_chances": {"max": outcome.second_chances.max,
+                                    "pool": outcome.second_chances.pool}}
+    dc = request.get("dc")
+    warnings = ({"code": "dc_base_range", "rule": "NS6", "place": "request dc.base"},) if (
+        isinstance(dc, Mapping) and not 10 <= dc.get("base", 10) <= 14) else ()
+    return DcEffectResult(
+        rules=tuple(dict.fromkeys(("NV3", *rules_of(outcome.steps), "NV5"))),
+        explanation=outcome.steps, options=dict(outcome.options), combatants=combatants,
+        warnings=warnings,
+        dc=outcome.dc, damage_rolls=to_plain(outcome.damage_rolls),
+        targets=to_plain(outcome.targets), party=party)
 
 
 def resolve_modifiers_request(request: Mapping[str, Any],

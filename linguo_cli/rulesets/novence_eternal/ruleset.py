@@ -18,11 +18,12 @@ _PKG = "linguo_cli.rulesets.novence_eternal"
 HANDLERS: dict[str, str] = {
     "attack": f"{_PKG}.handlers:resolve_attack_request",
     "modifiers": f"{_PKG}.handlers:resolve_modifiers_request",
+    "dc_effect": f"{_PKG}.handlers:resolve_dc_effect_request",
 }
 
 RULESET = Ruleset(
     name="novence-eternal",
-    title="Novence Eternal: one-off attacks (NO1) and damage modifiers (ND)",
+    title="Novence Eternal: attacks (NO1), DC-based effects (NO2), damage modifiers (ND)",
     handlers=HANDLERS,
     validator=f"{_PKG}.validation:validate_request",
     renderer=f"{_PKG}.render:emit",
