@@ -64,3 +64,28 @@ def test_refusal_is_exit_4_with_code_and_rule() -> None:
     err = _error(_attack(rolls=[15, 4], map=True, distance=10,
                          weapon={**MACE, "reach": 5}))
     assert (err["exit"], err["code"], err["rule"]) == (4, "out_of_reach", "NH4")
+
+
+def test_dc_effect_text_view(tmp_path: object) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from linguo_cli.rulesets.novence_eternal.render import emit
+
+    from ..conftest import run_cli
+
+    shown = run_cli("golden", "show", "novence-eternal/dc_effect/effects.yaml::ng13-explosion",
+                    "--request")
+    request = json.loads(shown.stdout)
+    out = io.StringIO()
+    emit(requests.resolve_typed(request), as_json=False, explain=False, out=out)
+    # NG-13 by hand: shared 18; a x2/5 -> 7; b saves 13 < 15 with its Dodge charge, x4/5 -> 14
+    assert out.getvalue().splitlines()[:3] == [
+        "DC 15; damage rolled: fire 18",
+        "a: relies on cover: x2/5; exact 36/5 -> 7; HP 30 -> 23",
+        "b: save 13: failure (charge dodge), charge factor 4/5; exact 72/5 -> 14; HP 30 -> 16"]
+    path = Path(str(tmp_path)) / "ng13.json"
+    path.write_text(shown.stdout, encoding="utf-8")
+    run = run_cli("resolve", str(path))
+    assert run.exit_code == 0 and "c: relies on cover: x7/10" in run.stdout

@@ -31,8 +31,9 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
 def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     """The text view of a plain result: its kind's lines, the non-default
     options, with ``explain`` every ``[rule] step``, and the faces used."""
-    lines = (attack_lines(plain) if plain.get("kind") == "attack"
-             else modifiers_lines(plain))
+    kind = plain.get("kind")
+    lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
+             if kind == "dc_effect" else modifiers_lines(plain))
     options = plain.get("options") or {}
     if options:
         lines.append("options: " + ", ".join(f"{k}={_value(v)}" for k, v in options.items()))
@@ -79,6 +80,27 @@ def attack_lines(plain: Mapping[str, Any]) -> list[str]:
             change += f", THP {before['thp']} -> {after['thp']}"
         events = view.get("events") or ()
         lines.append(f"{cid}: {change}" + (f" ({', '.join(events)})" if events else ""))
+    return lines
+
+
+def effect_lines(plain: Mapping[str, Any]) -> list[str]:
+    """A DC-based effect (NO2): the DC, the damage rolled, then per target its
+    cover or save, the factors, the damage and its HP change."""
+    rolls = "; ".join(
+        ", ".join(f"{r['type']} {r['raw']}" for r in group) for group in plain["damage_rolls"])
+    lines = [f"DC {plain['dc']}; damage rolled: {rolls or 'none'}"]
+    views = plain.get("combatants") or {}
+    for t in plain["targets"]:
+        save = t.get("save")
+        how = (f"relies on cover: x{t['cover_factor']}" if t["relied_on_cover"] else
+               f"save {save['total']}: {'success' if save['success'] else 'failure'}"
+               + (f" (charge {save['charge']})" if save.get("charge") else "")
+               + (f", x{t['save_factor']}" if save["success"] else ""))
+        if t.get("charge_factor", "1") != "1":
+            how += f", charge factor {t['charge_factor']}"
+        view = views.get(t["target"], {})
+        hp = (f"; HP {view['before']['hp']} -> {view['after']['hp']}" if view else "")
+        lines.append(f"{t['target']}: {how}; exact {t['exact']} -> {t['damage']}{hp}")
     return lines
 
 
