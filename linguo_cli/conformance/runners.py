@@ -39,14 +39,13 @@ def run_in_process(request: Mapping[str, Any]) -> Reply:
     internal error (code 5): the runner never raises.
     """
     from linguo_cli.core import requests
-    from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io.document import Document
 
     request = copy.deepcopy(dict(request))
     try:
-        requests.validate(Document("request", request))
+        rs = requests.validate(Document("request", request))
         # Golden requests never use chance: no ``rolls`` means no die at all.
-        dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
+        dice = None if "rolls" in request or "seed" in request else rs.dice_source([], None)
         return Reply(result=requests.resolve(request, dice))
     except LinguoError as exc:
         return Reply(error_code=exc.code, message=exc.message,

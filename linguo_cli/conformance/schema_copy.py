@@ -1,5 +1,6 @@
-"""The suite's copy of linguo's schemas: ``golden/linguomancy/schemas/`` mirrors
-``linguo_cli/rulesets/linguomancy/schemas/``.
+"""The suites' copies of linguo's schemas: ``golden/linguomancy/schemas/`` mirrors
+``linguo_cli/rulesets/linguomancy/schemas/`` (and ``golden/novence-eternal/schemas/``
+``linguo_cli/rulesets/novence_eternal/schemas/``).
 
 The schemas (requests, states, catalogs, case files and, under ``results/``,
 one result schema per request kind) live in ``schemas/`` (shipped as
@@ -42,13 +43,19 @@ def sync(source: Path, copy: Path) -> list[str]:
     return changed
 
 
+#: Each ruleset of the source tree: (its package folder, its suite folder name).
+RULESETS = (("linguomancy", "linguomancy"), ("novence_eternal", "novence-eternal"))
+
+
 def main() -> int:
-    """Regenerate ``golden/schemas/`` of the source tree from ``schemas/``."""
+    """Regenerate ``golden/<suite>/schemas/`` of the source tree from each
+    ruleset's ``schemas/`` (:data:`RULESETS`)."""
     top = Path(__file__).resolve().parents[2]
-    changed = sync(top / "linguo_cli" / "rulesets" / "linguomancy" / "schemas",
-                   top / "golden" / "linguomancy" / "schemas")
-    sys.stdout.write("".join(f"updated golden/linguomancy/schemas/{c}\n" for c in changed)
-                     or "golden/linguomancy/schemas/ is up to date\n")
+    for package, suite in RULESETS:
+        changed = sync(top / "linguo_cli" / "rulesets" / package / "schemas",
+                       top / "golden" / suite / "schemas")
+        sys.stdout.write("".join(f"updated golden/{suite}/schemas/{c}\n" for c in changed)
+                         or f"golden/{suite}/schemas/ is up to date\n")
     return 0
 
 

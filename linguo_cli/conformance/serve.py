@@ -26,13 +26,12 @@ def answer(request: Any) -> dict[str, Any]:
     may be rolled); raises :class:`LinguoError` (exit 3 for a request that is
     not an object)."""
     from linguo_cli.core import requests
-    from linguo_cli.core.dice import ScriptedDice
     from linguo_cli.io.document import Document
 
     if not isinstance(request, dict):
         raise InputError(Diagnostic("<request>", "", "a request must be a JSON object"))
-    requests.validate(Document("<request>", request))
-    dice = None if "rolls" in request or "seed" in request else ScriptedDice([])
+    rs = requests.validate(Document("<request>", request))
+    dice = None if "rolls" in request or "seed" in request else rs.dice_source([], None)
     return requests.resolve(request, dice)
 
 

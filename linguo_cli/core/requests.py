@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from linguo_cli.core import ruleset as rulesets
-from linguo_cli.core.dice import DiceSource, make_source
+from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError
 from linguo_cli.core.results import to_plain
 from linguo_cli.core.ruleset import Ruleset
@@ -63,7 +63,7 @@ def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) ->
         if request.get("rolls") is not None and request.get("seed") is not None:
             raise InputError(Diagnostic(
                 "request", "seed", "give rolls or seed, not both (rolls would be used)"))
-        dice = make_source(request.get("rolls"), request.get("seed"))
+        dice = rs.dice_source(request.get("rolls"), request.get("seed"))
     request = rs.prepare(request)
     result = rs.handler(str(request.get("kind")))(request, dice)
     dice.finish()

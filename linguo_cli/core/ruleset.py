@@ -79,7 +79,10 @@ class Ruleset:
     :class:`~linguo_cli.core.options.OptionTable` (``None``: no options);
     ``preparer``: ``"module:function"`` applied to a valid request before its
     handler (e.g. the named options in effect written into the fields the
-    rules read; ``None``: the request as it is).
+    rules read; ``None``: the request as it is). ``dice``: ``"module:function"``
+    ``(rolls, seed) -> DiceSource`` reading a request's ``rolls`` (for a
+    ruleset whose faces are more than integers, e.g. ``"d20:12"``; ``None``:
+    :func:`~linguo_cli.core.dice.make_source`, integer faces).
     """
 
     name: str
@@ -93,6 +96,7 @@ class Ruleset:
     aliases: tuple[str, ...] = ()
     options: str | None = None
     preparer: str | None = None
+    dice: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -124,6 +128,15 @@ class Ruleset:
             return request
         prepared: Mapping[str, Any] = _loaded(self.preparer)(request)
         return prepared
+
+    def dice_source(self, rolls: Any, seed: int | None) -> Any:
+        """The :class:`~linguo_cli.core.dice.DiceSource` of a request's
+        ``rolls`` (else ``seed``, else the system's) for this ruleset."""
+        if self.dice is None:
+            from linguo_cli.core.dice import make_source
+
+            return make_source(rolls, seed)
+        return _loaded(self.dice)(rolls, seed)
 
     def validate(self, document: Any) -> None:
         """Check a loaded request document with the ruleset's validator."""

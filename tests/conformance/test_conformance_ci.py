@@ -304,11 +304,15 @@ def test_kinds_option_and_rulesets(suite: Path) -> None:
     assert run.exit_code == 0 and f"{N + 2} cases: 0 passed, 0 failed, {N + 2} skipped" \
         in run.stdout
     assert run_cli("verify", str(suite), "--kinds", "chek").exit_code == 2
-    assert run_cli("verify", str(suite), "--kinds", "novence/attack").exit_code == 2
+    assert run_cli("verify", str(suite), "--kinds", "no-such-game/attack").exit_code == 2
+    other = run_cli("verify", str(suite), "--kinds", "novence/attack")  # installed: its alias
+    assert other.exit_code == 0 and f"{N + 2} skipped" in other.stdout
     assert run_cli("verify", str(suite), "--ruleset", "linguomancy",
                    "--filter", "c01").exit_code == 0
-    bad = run_cli("verify", str(suite), "--ruleset", "novence-eternal")
+    bad = run_cli("verify", str(suite), "--ruleset", "no-such-game")
     assert bad.exit_code == 2 and "not an installed ruleset" in bad.stderr
+    none = run_cli("verify", str(suite), "--ruleset", "novence-eternal")  # none of its cases
+    assert none.exit_code == 2 and "no case matches the selected rulesets" in none.stderr
     assert run_cli("golden", "check", str(suite), "--ruleset", "no-such-game").exit_code == 2
     assert run_cli("golden", "check", str(suite), "--ruleset", "ptr2e").exit_code == 0  # installed
     assert run_cli("golden", "check", str(suite), "--ruleset", "linguomancy").exit_code == 0

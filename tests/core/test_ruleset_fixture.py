@@ -64,14 +64,14 @@ def coinflip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def test_only_the_real_rulesets_are_installed_outside_the_fixture() -> None:
     rulesets.clear_cache()
-    assert rulesets.names() == ["linguomancy", "ptr2e"]
+    assert rulesets.names() == ["linguomancy", "novence-eternal", "ptr2e"]
     with pytest.raises(InputError) as info:
         requests.resolve({"ruleset": "coinflip", "kind": "flip", "rolls": [2]})
     assert info.value.code == 3 and info.value.diagnostics[0].field == "ruleset"
 
 
 def test_discovery_finds_the_fixture(coinflip: Path) -> None:
-    assert rulesets.names() == ["linguomancy", "coinflip", "ptr2e"]
+    assert rulesets.names() == ["linguomancy", "coinflip", "novence-eternal", "ptr2e"]
     rs = rulesets.get("coin", aliases=True)
     assert rs.name == "coinflip" and rs.kinds == ("flip",)
     with pytest.raises(InputError):

@@ -1,51 +1,96 @@
-"""The Novence Eternal golden case files, run through this slice's engine
-(``results.resolve_request``) until the ruleset is wired into the suite
-runner. Expected values in the files are hand-worked; this only checks that
-the engine agrees with them and that every case cites NE/NG IDs and rules."""
+"""The Novence Eternal golden suite (``golden/novence-eternal/``) through the
+real runner: one pytest id per case (``novence-eternal/FILE::ID``, run by
+:func:`golden.run_case`, i.e. the ruleset's schema check and the core's
+``resolve``), one per catalog entry that must be covered, the suite's own
+checks (schema, catalogs, 100 % coverage), its schema copy, and linguo's
+results against the result schemas. Expected values in the files are
+hand-worked; this checks that the engine agrees with them."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
 from typing import Any
 
 import pytest
-from ruamel.yaml import YAML
+from jsonschema import Draft202012Validator
 
-from linguo_cli.conformance.golden import compare
-from linguo_cli.core.error_object import error_object, expectation
-from linguo_cli.core.errors import LinguoError
-from linguo_cli.rulesets.novence_eternal.results import resolve_request
+from linguo_cli.conformance import golden
+from linguo_cli.conformance import schema_copy as golden_schemas
+from linguo_cli.core import ruleset as rulesets
 
-SUITE = Path(__file__).resolve().parents[2] / "golden" / "novence-eternal"
-FILES = sorted(SUITE.rglob("*.yaml"))
+from ..conftest import ROOT
 
-
-def _cases() -> list[Any]:
-    out = []
-    for path in FILES:
-        doc = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
-        for case in doc["cases"]:
-            out.append(pytest.param(case, id=f"{path.relative_to(SUITE)}::{case['id']}"))
-    return out
+SUITE = ROOT / "golden" / "novence-eternal"
+SCHEMAS = ROOT / "linguo_cli" / "rulesets" / "novence_eternal" / "schemas"
+LOADED = golden.load_suite(SUITE)
+CASES = LOADED.cases
+CATALOG = golden.load_catalog(SUITE)
+CITED = {x for c in CASES for x in (*c.examples, *c.rules)}
 
 
-def test_the_suite_has_files() -> None:
-    assert {p.parent.name for p in FILES} >= {"attack", "modifiers"}
+def test_the_suite_is_the_installed_rulesets() -> None:
+    assert golden.suite_dir("novence-eternal").resolve() == SUITE.resolve()
+    assert {p.split("/")[0] for p in LOADED.files} >= {"attack", "dc_effect", "modifiers"}
+    assert not LOADED.problems, "\n".join(str(d) for d in LOADED.problems)
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_case(case: dict[str, Any]) -> None:
-    request = case["request"]
-    assert request["ruleset"] == "novence-eternal"
-    assert case["rules"] and all(r[0] == "N" for r in case["rules"])
-    if "expect_error" in case:
-        with pytest.raises(LinguoError) as exc:
-            resolve_request(request)
-        got = error_object(exc.value)
-        want = expectation(case["expect_error"])
-        assert {k: got[k] for k in want} == want
-        return
-    result = resolve_request(request)
-    mismatches = compare(case["expect"], result)
-    assert not mismatches, [str(m) for m in mismatches]
-    assert set(case["rules"]) <= set(result["rules"]), (case["rules"], result["rules"])
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
+def test_case(case: golden.Case) -> None:
+    assert case.ruleset == "novence-eternal"
+    assert case.rules and all(r[0] == "N" for r in case.rules)
+    outcome = golden.run_case(case)
+    assert outcome.passed, "\n".join(outcome.lines())
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.expect is not None],
+                         ids=[c.test_id for c in CASES if c.expect is not None])
+def test_cited_rules_appear_in_the_result(case: golden.Case) -> None:
+    reply = golden.run_in_process(case.request)
+    assert reply.result is not None, reply.message
+    assert set(case.rules) <= set(reply.result["rules"]), (case.rules, reply.result["rules"])
+
+
+@pytest.mark.parametrize("item", [*(f"EXAMPLES.yaml::{x}" for x in CATALOG.examples),
+                                  *(f"RULES.yaml::{x}" for x in CATALOG.rules)])
+def test_covered(item: str) -> None:
+    assert item.split("::")[1] in CITED, f"no golden case cites {item.split('::')[1]}"
+
+
+def test_golden_check_is_clean_and_complete() -> None:
+    report = golden.check_suite(SUITE)
+    assert report.ok, "\n".join(str(d) for d in report.problems)
+    assert CATALOG.version == 1
+    assert all(r.startswith("N") for r in CATALOG.rules)
+    assert all(e[:3] in ("NE-", "NG-") for e in CATALOG.examples)
+
+
+def test_the_suite_copy_of_the_schemas_is_current() -> None:
+    diff = golden_schemas.differences(SCHEMAS, SUITE / "schemas")
+    assert not diff, ("golden/novence-eternal/schemas/ differs from the ruleset's schemas/ "
+                      f"(run python -m linguo_cli.conformance.schema_copy): {diff}")
+
+
+def _validator(kind: str) -> Any:
+    schema = json.loads((SCHEMAS / "results" / f"{kind}.result.schema.json")
+                        .read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def test_there_is_a_result_schema_per_kind() -> None:
+    names = {p.name for p in (SCHEMAS / "results").glob("*.result.schema.json")}
+    kinds = rulesets.get("novence-eternal").kinds
+    assert names == {f"{k}.result.schema.json" for k in kinds}
+
+
+@pytest.mark.parametrize("kind", ["attack", "dc_effect", "modifiers"])
+def test_results_fit_the_result_schema_of_their_kind(kind: str) -> None:
+    validator = _validator(kind)
+    cases = [c for c in CASES if c.request.get("kind") == kind and c.expect is not None]
+    assert cases
+    for case in cases:
+        reply = golden.run_in_process(case.request)
+        assert reply.result is not None, reply.message
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+                  for e in validator.iter_errors(reply.result)]
+        assert not errors, f"{case.test_id}: {errors[:3]}"

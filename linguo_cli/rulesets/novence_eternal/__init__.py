@@ -1,8 +1,9 @@
 """Novence Eternal, the second ruleset (issue 19): pure rules, typed results.
 
 The engine rules are those of ``shared/spec/novence-eternal/RULINGS.md``
-(rule IDs NS, NT, NM, NH, NX, NC, NA, ND, NR, NL, NK, NU, NP, NO, NV). This
-first slice holds:
+(rule IDs NS, NT, NM, NH, NX, NC, NA, ND, NR, NL, NK, NU, NP, NO, NV). It is
+wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
+``novence``) with the request kinds ``attack`` and ``modifiers``:
 
 - :mod:`.options`: the Options table as data, with validation (``bad_option``);
 - :mod:`.modifiers`: the damage-modifier pool (ND1-ND8) as exact fractions;
@@ -12,9 +13,25 @@ first slice holds:
 - :mod:`.damage`: damage dice with crit sets and the split into pools;
 - :mod:`.injury`: KO, Injury stacks, damage while KO, dismemberment (NK);
 - :mod:`.attack`: the NO1 pipeline of one AC-based attack on one target;
-- :mod:`.documents` and :mod:`.results`: reading NV3 ``attack`` and
-  ``modifiers`` requests and giving NV5 results (``resolve_request``).
+- :mod:`.documents`: reading NV3 ``attack`` and ``modifiers`` requests;
+- :mod:`.validation`: the request schemas (``schemas/``);
+- :mod:`.handlers`: the request handlers and their typed NV5 results;
+- :mod:`.render` and :mod:`.commands`: text output and ``linguo novence ...``.
 
-Nothing here is wired into the command line or the request dispatcher yet.
-Modules import only :mod:`linguo_cli.core` (never another ruleset).
+Modules import only :mod:`linguo_cli.core` and :mod:`linguo_cli.io` (never
+another ruleset); :mod:`.commands` also ``linguo_cli.cli.options``.
 """
+
+from importlib import resources
+from importlib.abc import Traversable
+
+
+def packaged(name: str) -> Traversable:
+    """The packaged file ``name`` of Novence Eternal (``schemas/...``,
+    ``suite/...``), relative to this package folder."""
+    return resources.files(__name__).joinpath(name)
+
+
+from linguo_cli.rulesets.novence_eternal.ruleset import RULESET  # noqa: E402 - needs packaged
+
+__all__ = ["RULESET", "packaged"]

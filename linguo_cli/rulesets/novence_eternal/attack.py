@@ -153,6 +153,8 @@ def check_legal(spec: AttackSpec, options: Options = DEFAULTS,
     if t.hidden is not None and a.id not in t.hidden.found_by and (
             a.passive(options) <= t.hidden.stealth):
         raise Refusal("target_hidden", "NT9", f"{t.id} is hidden from {a.id}")
+    if t.hidden is not None and log is not None:
+        log.note("NT9", f"{t.id} is hidden, but {a.id} has found it")
     if spec.melee_aim and w.kind == "melee":
         restricted = set(t.conditions) & spec.restricting
         if not restricted:
@@ -243,8 +245,11 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     s_eff = aim_effective(stacks, dodge_held, t.dodge_spent, options)
     if stacks and (dodge_held or t.dodge_spent):
         run.log.note("NM4", f"{stacks} Aim stacks count as {s_eff} against {t.id}'s Dodge")
+    ac = t.ac(options)
+    run.log.note("NS4", f"{t.id}'s AC = min(ac_cap {t.ac_cap}, 10 + DEX + ac_bonus "
+                        f"{t.ac_bonus}) = {ac}")
     hit = resolve_to_hit(dice, advantage=adv, disadvantage=dis,
-                         bonus=_to_hit_bonus(spec, options), ac=t.ac(options),
+                         bonus=_to_hit_bonus(spec, options), ac=ac,
                          crr=spec.attacker.crr, far=spec.attacker.far, aim_stacks=stacks,
                          s_eff=s_eff, options=options, log=run.log)
     if unconscious and hit.landed and hit.crits == 0 and spec.map and (

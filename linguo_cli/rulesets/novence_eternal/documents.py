@@ -248,6 +248,7 @@ def attack_request(request: Doc, cli_options: Doc | None = None
         ignores_thp=request.get("ignores_thp", weapon.ignores_thp),
         can_dismember=request.get("can_dismember", weapon.can_dismember),
         location=request.get("location", weapon.location))
+    _range_keys(request, bool(top.get("map", False)))
     party = top.get("party", {})
     chances = party.get("second_chances")
     spec = AttackSpec(
@@ -265,6 +266,22 @@ def attack_request(request: Doc, cli_options: Doc | None = None
         second_chances=SecondChances(chances["max"], chances.get("pool", chances["max"]))
         if chances else None)
     return spec, options, key
+
+
+def _range_keys(request: Doc, has_map: bool) -> None:
+    """NV3 range keys: with a map exactly one of ``distance`` and ``band``
+    (neither: ``missing_input``; both: ``bad_input``); without a map neither
+    (``bad_input``). Checked before any die."""
+    given = [k for k in ("distance", "band") if request.get(k) is not None]
+    if has_map and not given:
+        raise DocumentError("missing_input", "NV3", "request distance",
+                            "with a map an attack needs distance or band")
+    if has_map and len(given) == 2:
+        raise DocumentError("bad_input", "NV3", "request band",
+                            "give distance or band, not both")
+    if not has_map and given:
+        raise DocumentError("bad_input", "NV3", f"request {given[0]}",
+                            f"{given[0]} needs a map (map: true)")
 
 
 def _melee_mark(request: Doc, key: str, target_id: str) -> bool:

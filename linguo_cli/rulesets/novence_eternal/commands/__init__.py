@@ -1,0 +1,15 @@
+"""Novence Eternal's commands: ``linguo novence-eternal attack`` and
+``linguo novence-eternal modifiers`` (alias ``linguo novence ...``)."""
+
+from typing import Any
+
+from linguo_cli.rulesets.novence_eternal.commands import one_off
+
+#: The command modules in the order ``linguo novence --help`` lists them.
+MODULES = (one_off,)
+
+
+def mount(app: Any) -> None:
+    """Add every Novence Eternal command to the Typer ``app``."""
+    for module in MODULES:
+        app.registered_commands.extend(module.commands.registered_commands)

@@ -1,0 +1,194 @@
+"""Text and JSON output of Novence Eternal results.
+
+:func:`emit` prints a result: JSON (through ``core.results.to_plain``, the one
+JSON boundary), or plain text with the outcome first and, with ``explain``,
+every derivation step with its rule ID. Exact numbers are fractions written
+``"48/5"``; HP and faces are integers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from linguo_cli.core.results import to_plain
+
+
+def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None) -> None:
+    """Print ``result`` (an :class:`~.handlers.AttackResult` or
+    :class:`~.handlers.ModifiersResult`, or its plain dict) on ``out``
+    (default stdout): JSON with ``as_json``, else :func:`text_lines`."""
+    stream = out or sys.stdout
+    plain: dict[str, Any] = result if isinstance(result, dict) else to_plain(result)
+    if as_json:
+        stream.write(json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+        return
+    stream.write("".join(f"{line}\n" for line in text_lines(plain, explain=explain)))
+
+
+def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
+    """The text view of a plain result: its kind's lines, the non-default
+    options, with ``explain`` every ``[rule] step``, and the faces used."""
+    kind = plain.get("kind")
+    lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
+             if kind == "dc_effect" else modifiers_lines(plain))
+    options = plain.get("options") or {}
+    if options:
+        lines.append("options: " + ", ".join(f"{k}={_value(v)}" for k, v in options.items()))
+    if explain:
+        lines.append("derivation:")
+        lines.extend(f"  [{s['rule']}] {s['text']}" for s in plain.get("explanation") or ())
+    rolls = plain.get("rolls_used")
+    if rolls:
+        lines.append("rolls used: " + ",".join(str(r) for r in rolls))
+    return lines
+
+
+def _value(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def attack_lines(plain: Mapping[str, Any]) -> list[str]:
+    """An attack: who hits whom with what, the to-hit, crits, damage and
+    each combatant's HP change and events (NO1)."""
+    a = plain["attack"]
+    faces = ", ".join(str(f["face"]) + ("" if f.get("kept", True) else " (dropped)")
+                      for f in a.get("faces") or ())
+    lines = [f"{a['attacker']} attacks {a['target']} with {a['weapon']}"]
+    lines.append(f"to-hit: d20 {faces or '-'}; effective die {a['effective_die']}, "
+                 f"total {a['total']} against {a['against']}: "
+                 + ("lands" if a["landed"] else "misses")
+                 + (f", THR {a['thr']}" if a.get("thr") is not None else "")
+                 + (f", {a['crits']} crit(s)" if a.get("crits") else "")
+                 + (", crit fail" if a.get("crit_fail") else ""))
+    if a.get("defense"):
+        lines.append(f"defense: {_brief(a['defense'])}")
+    if a["landed"]:
+        charge = f", charge factor {a['charge_factor']}" if a["charge_factor"] != "1" else ""
+        lines.append(f"damage: exact {a['exact']}{charge} -> {a['damage']} "
+                     f"(THP absorbed {a['thp_absorbed']}, HP lost {a['hp_lost']})")
+    if a.get("cover"):
+        lines.append(f"cover: {_brief(a['cover'])}")
+    if a.get("armor"):
+        lines.append(f"armor: {_brief(a['armor'])}")
+    for cid, view in (plain.get("combatants") or {}).items():
+        before, after = view["before"], view["after"]
+        change = f"HP {before['hp']} -> {after['hp']}"
+        if before.get("thp") or after.get("thp"):
+            change += f", THP {before['thp']} -> {after['thp']}"
+        events = view.get("events") or ()
+        lines.append(f"{cid}: {change}" + (f" ({', '.join(events)})" if events else ""))
+    return lines
+
+
+def effect_lines(plain: Mapping[str, Any]) -> list[str]:
+    """A DC-based effect (NO2): the DC, the damage rolled, then per target its
+    cover or save, the factors, the damage and its HP change."""
+    rolls = "; ".join(
+        ", ".join(f"{r['type']} {r['raw']}" for r in group) for group in plain["damage_rolls"])
+    lines = [f"DC {plain['dc']}; damage rolled: {rolls or 'none'}"]
+    views = plain.get("combatants") or {}
+    for t in plain["targets"]:
+        save = t.get("save")
+        how = (f"relies on cover: x{t['cover_factor']}" if t["relied_on_cover"] else
+               f"save {save['total']}: {'success' if save['success'] else 'failure'}"
+               + (f" (charge {save['charge']})" if save.get("charge") else "")
+               + (f", x{t['save_factor']}" if save["success"] else ""))
+        if t.get("charge_factor", "1") != "1":
+            how += f", charge factor {t['charge_factor']}"
+        view = views.get(t["target"], {})
+        hp = (f"; HP {view['before']['hp']} -> {view['after']['hp']}" if view else "")
+        lines.append(f"{t['target']}: {how}; exact {t['exact']} -> {t['damage']}{hp}")
+    return lines
+
+
+def _brief(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_brief(v)}" for k, v in value.items() if v not in (None, [], {}))
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return "[" + ", ".join(_brief(v) for v in value) + "]"
+    return _value(value)
+
+
+def _entry(s: Mapping[str, Any]) -> str:
+    typed = f"[{s['type']}]" if s.get("type") else ""
+    return f"{s['side']} {s['kind']}{typed} {s['value']:+d}"
+
+
+def pool_lines(name: str, pool: Mapping[str, Any]) -> list[str]:
+    """One pool of ND: raw damage, the selected values (ND2), DI/RI (ND3),
+    the netting per type and their average (ND4), T, the halvings and the
+    multiplier (ND5), and the pool's exact damage."""
+    raw = ", ".join(f"{t} {v}" for t, v in (pool.get("raw") or {}).items()) or "none"
+    selected = "; ".join(_entry(s) for s in pool.get("selected") or ()) or "nothing"
+    terms = ", ".join(f"{t} {v}" for t, v in (pool.get("terms") or {}).items()) or "none"
+    lines = [f"{name} pool: raw {raw}", f"  selected: {selected}"]
+    if pool.get("di") or pool.get("ri"):
+        ri = ", ".join(f"{t} {v}" for t, v in (pool.get("ri") or {}).items()) or "none"
+        lines.append(f"  DI {pool.get('di', 0)}, RI {ri}")
+    lines.append(f"  netting per type (incoming - outgoing): {terms}; average {pool['mean']}")
+    if pool.get("outgoing") is not None:
+        lines.append(f"  outgoing O {pool['outgoing']}")
+    lines.append(f"  T {pool['t']}: {pool['halvings']} halving(s), multiplier "
+                 f"{pool['multiplier']}; exact {pool['exact']}")
+    return lines
+
+
+def modifiers_lines(plain: Mapping[str, Any]) -> list[str]:
+    """A ``modifiers`` result: both pools (:func:`pool_lines`), the charge
+    factor, the final multiplier as an exact fraction with its derivation,
+    and the damage (floor, ND8)."""
+    pools = plain.get("pools") or {}
+    lines: list[str] = []
+    for name in ("normal", "ap"):
+        pool = pools.get(name)
+        if pool and (pool.get("raw") or name == "normal"):
+            lines.extend(pool_lines("normal" if name == "normal" else "AP", pool))
+    normal = pools.get("normal") or {}
+    lines.append(f"final multiplier: {final_multiplier(plain)} "
+                 f"(= ({_sum_text(plain)}) x charge factor {plain['charge_factor']} "
+                 f"/ raw total {_raw_total(plain)})" if _raw_total(plain) != "0"
+                 else f"final multiplier: {normal.get('multiplier', '1')} (no raw damage)")
+    lines.append(f"damage: floor({plain['exact']}) = {plain['damage']}")
+    return lines
+
+
+def _fraction(text: Any) -> Any:
+    from fractions import Fraction
+
+    return Fraction(str(text))
+
+
+def _text(value: Any) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _raw_total(plain: Mapping[str, Any]) -> str:
+    pools = plain.get("pools") or {}
+    total = sum((_fraction(v) for p in pools.values() for v in (p.get("raw") or {}).values()),
+                _fraction(0))
+    return _text(total)
+
+
+def _sum_text(plain: Mapping[str, Any]) -> str:
+    pools = plain.get("pools") or {}
+    parts = []
+    for p in pools.values():
+        raw = sum((_fraction(v) for v in (p.get("raw") or {}).values()), _fraction(0))
+        if raw:
+            parts.append(f"{_text(raw)} x {p['multiplier']}")
+    return " + ".join(parts) or "0"
+
+
+def final_multiplier(plain: Mapping[str, Any]) -> str:
+    """The whole multiplier of a ``modifiers`` result, exact: the exact
+    damage over the raw total of both pools (``exact`` already holds the
+    charge factor, NR10); ``"1"`` when there is no raw damage."""
+    total = _fraction(_raw_total(plain))
+    if not total:
+        return "1"
+    return _text(_fraction(plain["exact"]) / total)

@@ -1,0 +1,36 @@
+"""Novence Eternal as a :class:`~linguo_cli.core.ruleset.Ruleset`.
+
+Canonical name ``novence-eternal`` (requests, suites, results), CLI alias
+``novence``. Announced in ``pyproject.toml`` under the entry-point group
+``linguo.rulesets``. Importing this module imports no rule module: the
+handlers, the validator, the renderer, the commands, the options table and
+the dice source are named ``"module:name"`` and imported on first use.
+"""
+
+from __future__ import annotations
+
+from linguo_cli.core.ruleset import Ruleset
+from linguo_cli.rulesets.novence_eternal import packaged
+
+_PKG = "linguo_cli.rulesets.novence_eternal"
+
+#: kind -> "module:function" of its handler, imported on first use.
+HANDLERS: dict[str, str] = {
+    "attack": f"{_PKG}.handlers:resolve_attack_request",
+    "modifiers": f"{_PKG}.handlers:resolve_modifiers_request",
+    "dc_effect": f"{_PKG}.handlers:resolve_dc_effect_request",
+}
+
+RULESET = Ruleset(
+    name="novence-eternal",
+    title="Novence Eternal: attacks (NO1), DC-based effects (NO2), damage modifiers (ND)",
+    handlers=HANDLERS,
+    validator=f"{_PKG}.validation:validate_request",
+    renderer=f"{_PKG}.render:emit",
+    schemas=packaged("schemas"),
+    suite=packaged("suite"),
+    commands=f"{_PKG}.commands:mount",
+    aliases=("novence",),
+    options=f"{_PKG}.options:OPTION_TABLE",
+    dice=f"{_PKG}.handlers:faces_source",
+)
