@@ -18,15 +18,17 @@
   e.g. Linguomancy's end of the holder's turn for the conditions held when it
   started).
 
-Pure: entities are frozen and returned anew (``dataclasses.replace``, so a
+Pure: entities are frozen and returned anew (``core.evolve``, so a
 ruleset's entity subclass keeps its type).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from linguo_cli.core.evolve import evolve
 
 if TYPE_CHECKING:
     from linguo_cli.core.entity import Entity
@@ -196,12 +198,12 @@ def gain(entity: EntityT, name: str, source: str, turns: int | None) -> EntityT:
             kept.append(c)
     if not merged:
         kept.append(new)
-    return replace(entity, conditions=tuple(kept))
+    return evolve(entity, conditions=tuple(kept))
 
 
 def remove(entity: EntityT, name: str, source: str | None = None) -> EntityT:
     """``entity`` without condition ``name`` (only from ``source`` when given)."""
-    return replace(entity, conditions=tuple(
+    return evolve(entity, conditions=tuple(
         c for c in entity.conditions
         if not (c.name == name and (source is None or c.source == source))))
 
@@ -223,8 +225,8 @@ def tick(entity: EntityT, counted: Collection[Condition]) -> tuple[EntityT, list
         elif c.remaining_turns <= 1:
             ended.append(c.name)
         else:
-            kept.append(replace(c, remaining_turns=c.remaining_turns - 1))
-    return replace(entity, conditions=tuple(kept)), ended
+            kept.append(evolve(c, remaining_turns=c.remaining_turns - 1))
+    return evolve(entity, conditions=tuple(kept)), ended
 
 
 def names(conditions: Sequence[Condition] | Iterable[Condition]) -> list[str]:

@@ -9,12 +9,12 @@ rules they call (an attack: its d20 test, then its damage dice).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from linguo_cli.core.dice import DiceExpression
 from linguo_cli.core.dice import parse as parse_dice
 from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy import abilities as abilities_
 from linguo_cli.rulesets.linguomancy import damage as damage_
 from linguo_cli.rulesets.linguomancy import idioms as idioms_
@@ -220,12 +220,12 @@ def _cast(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
                                overclock=kwargs["overclock"],
                                adjectives=kwargs["adjectives"], catalog=engine.catalog)
         engine.log.extend(plan.steps)
-        e = replace(e, flux=plan.flux_after)
+        e = evolve(e, flux=plan.flux_after)
         events = ["casts"]
         check = flux_.check_hands(e, idiom, free)  # P6: maintained only with Hand points left
         engine.log.extend(check.steps)
         if check.maintaining:
-            e = replace(e, maintained=e.maintained + (Maintained(idiom.name),))
+            e = evolve(e, maintained=e.maintained + (Maintained(idiom.name),))
             events.append("starts_maintaining")
         elif hands and idiom.maintainable:  # not maintained: spent like any cast's (P5)
             e = engine.spend_hands(e, hands, f"casting {idiom.name}")

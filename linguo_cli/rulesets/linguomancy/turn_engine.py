@@ -28,13 +28,14 @@ inputs are never changed. Pure otherwise: no I/O; chance only from the given
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from linguo_cli.core.derivation import Derivation
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.core.results import OMIT
 from linguo_cli.core.turns import OncePerRound, Place, RoundEntry, TurnPlayer
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
@@ -324,7 +325,7 @@ class TurnEngine:
         ap, mv = e.action_points_per_turn, e.movement_max
         self.log.note("P1", f"action points reset to {ap}")
         self.log.note("P2", f"movement reset to {num(mv)} m")
-        e = replace(e, reaction_available=True, action_points=ap, movement=mv, hands_spent=0)
+        e = evolve(e, reaction_available=True, action_points=ap, movement=mv, hands_spent=0)
         # P5/P6: Hand points.
         e, hand_events = self.recompute_hands(e)
         events.extend(hand_events)
@@ -338,7 +339,7 @@ class TurnEngine:
         self.log.note("F2", text)
         if new_flux != e.flux:
             events.append(f"flux_regenerates:{new_flux - e.flux:+d}")
-        e = replace(e, flux=new_flux)
+        e = evolve(e, flux=new_flux)
         self.put(e)
         # H6: death save.
         saved: Mapping[str, Any] | _Omit = OMIT
@@ -347,7 +348,7 @@ class TurnEngine:
             events.extend(saved.get("events", []))
             e = self.entities[eid]
             if e.dead:  # the third failure: the turn it was starting is not taken
-                e = replace(e, action_points=0, movement=Fraction(0))
+                e = evolve(e, action_points=0, movement=Fraction(0))
                 self.put(e)
         # C2: condition effects held now (after the death save, which may wake).
         if not e.dead:
@@ -375,7 +376,7 @@ class TurnEngine:
         if eff.no_actions:
             self.log.note("C2", f"{e.id} can take no actions this turn "
                                 f"({self.by(e, 'no_actions')})")
-        return replace(e, action_points=ap, movement=mv)
+        return evolve(e, action_points=ap, movement=mv)
 
     def recompute_hands(self, e: Entity) -> tuple[Entity, list[str]]:
         """P5/P6 at the start of a turn: held items first, then maintained
@@ -397,7 +398,7 @@ class TurnEngine:
                 events.append(f"stops_maintaining:{m.idiom}")
                 self.log.note("P6", f"cannot pay {cost} Hand point(s) for {m.idiom} "
                                     f"({max(free, 0)} free): it stops and its effects end")
-        e = replace(e, maintained=tuple(kept))
+        e = evolve(e, maintained=tuple(kept))
         for name in stopped:
             e = self.end_idiom_effects(e, name)
         return e, events
@@ -410,7 +411,7 @@ class TurnEngine:
             kept = tuple(c for c in other.conditions if not _from_idiom(c, idiom, caster.id))
             if len(kept) != len(other.conditions):
                 ended = [c.name for c in other.conditions if c not in kept]
-                self.put(replace(other, conditions=kept),
+                self.put(evolve(other, conditions=kept),
                          *[f"condition_ends:{n}" for n in ended])
                 self.log.note("P6", f"{idiom} ends: {eid} loses {', '.join(ended)}")
         return self.entities[caster.id]
@@ -441,7 +442,7 @@ class TurnEngine:
         if new.action_points:
             self.log.note("P1", f"{new.action_points} unspent action point(s) are lost: "
                                 f"{eid} ends its turn with 0")
-            new = replace(new, action_points=0)
+            new = evolve(new, action_points=0)
         self.put(new, *events)
         return events
 
@@ -484,7 +485,7 @@ class TurnEngine:
                                      f"{e.action_points} left",
                                needed=cost, left=e.action_points)
         self.log.note("P1", f"{what}: {cost} action point(s), {e.action_points - cost} left")
-        return replace(e, action_points=e.action_points - cost)
+        return evolve(e, action_points=e.action_points - cost)
 
     def spend_hands(self, e: Entity, cost: int, what: str) -> Entity:
         """P5: spend ``cost`` Hand points for this turn; illegal when fewer are free."""
@@ -496,7 +497,7 @@ class TurnEngine:
                                needed=cost, left=free)
         self.log.note("P5", f"{what}: {cost} Hand point(s) until the next turn, "
                             f"{free - cost} free")
-        return replace(e, hands_spent=e.hands_spent + cost)
+        return evolve(e, hands_spent=e.hands_spent + cost)
 
 
 def _from_idiom(c: Condition, idiom: str, caster: str) -> bool:
