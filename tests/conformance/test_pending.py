@@ -44,7 +44,8 @@ def test_an_uncovered_rule_is_a_gap(suite: Path) -> None:
     add_rule(suite)
     report = check_suite(suite)
     assert not report.ok
-    assert [g.message for g in report.gaps] == ["rule F9 (A rule no case covers) is cited by no case"]
+    assert [g.message for g in report.gaps] == [
+        "rule F9 (A rule no case covers) is cited by no case"]
     assert "uncovered rule IDs: F9" in check_lines(report)
 
 
