@@ -34,9 +34,13 @@ def test_version_names_linguo_its_suite_and_the_rulesets() -> None:
     run = run_cli("--version")
     assert run.exit_code == 0, run.stderr
     version = _project_version()
+    novence = _suite_version(ROOT / "golden" / "novence-eternal" / "EXAMPLES.yaml")
+    ptr = _suite_version(ROOT / "golden" / "ptr2e" / "EXAMPLES.yaml")
     assert run.stdout.splitlines() == [
         f"linguo {version} (golden suite version {LINGUOMANCY_SUITE})",
-        f"rulesets: linguomancy {version} (golden suite version {LINGUOMANCY_SUITE})"]
+        f"rulesets: linguomancy {version} (golden suite version {LINGUOMANCY_SUITE}), "
+        f"novence-eternal {version} (golden suite version {novence}), "
+        f"ptr2e {version} (golden suite version {ptr})"]
     assert run.stderr == ""
 
 
@@ -49,9 +53,10 @@ def test_version_lists_an_installed_ruleset(coinflip: Path) -> None:  # noqa: F8
     run = run_cli("--version")
     assert run.exit_code == 0, run.stderr
     flip_suite = _suite_version(FIXTURE / "golden" / "coinflip" / "EXAMPLES.yaml")
-    assert run.stdout.splitlines()[1] == (
+    assert run.stdout.splitlines()[1].startswith(
         f"rulesets: linguomancy {_project_version()} (golden suite version "
-        f"{LINGUOMANCY_SUITE}), coinflip 0.0 (golden suite version {flip_suite})")
+        f"{LINGUOMANCY_SUITE}), coinflip 0.0 (golden suite version {flip_suite}), "
+        "novence-eternal ")
 
 
 def test_completion_options_are_offered() -> None:

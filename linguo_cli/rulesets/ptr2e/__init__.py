@@ -28,7 +28,7 @@ HANDLERS: dict[str, str] = {
 #: PTR 2e as linguo sees it (canonical name ``ptr2e``, alias ``ptr``).
 RULESET = Ruleset(
     name="ptr2e",
-    title="PTR 2e: skill tests, Rush, movement, Activations, Priority batches",
+    title="PTR 2e: skill tests, Rush, movement, Activations",
     handlers=HANDLERS,
     validator=f"{_PKG}.requests:validate_request",
     renderer=f"{_PKG}.render:emit",

@@ -14,6 +14,7 @@ from linguo_cli.cli.options import (
     RollsOpt,
     SeedOpt,
     dice_from_options,
+    examples,
     run_request,
 )
 
@@ -56,7 +57,8 @@ def _run(request: dict[str, Any], rolls: str | None, seed: int | None, json_: bo
                 explain=explain, dice=dice_from_options(rolls, seed))
 
 
-@commands.command(epilog="Example: linguo ptr2e skill --skill 55 --cr challenging --rolls 12")
+@commands.command(epilog=examples("linguo ptr2e skill --skill 55 --cr challenging --rolls 12"),
+                  short_help="A d100 skill test with a Challenge Rating (PS1-PS5).")
 def skill(skill_: Annotated[str, typer.Option(
               "--skill", help="The skill's value N, or NAME=N (running=55).")],
           cr: CrOpt = None, mod: ModOpt = 0, rolls: RollsOpt = None, seed: SeedOpt = None,
@@ -87,8 +89,9 @@ def _creature(score: list[str] | None, skills: list[str] | None,
     return out
 
 
-@commands.command(epilog="Example: linguo ptr2e rush --score overland=10 --score fly=15 "
-                  "--skill running=55 --type overland --rolls 12")
+@commands.command(epilog=examples("linguo ptr2e rush --score overland=10 --score fly=15 "
+                                  "--skill running=55 --type overland --rolls 12"),
+                  short_help="One Rush: a skill test adding to a movement type (PR1-PR5).")
 def rush(type_: Annotated[str, typer.Option("--type", help="The movement type to Rush.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
          cr: CrOpt = None, mod: ModOpt = 0, pp: PpOpt = None,
@@ -121,8 +124,9 @@ def _move_step(token: str) -> dict[str, Any]:
                              param_hint="'STEPS'")
 
 
-@commands.command(epilog="Example: linguo ptr2e move --score overland=10 --score fly=15 "
-                  "overland:3 fly:4")
+@commands.command(epilog=examples("linguo ptr2e move --score overland=10 --score fly=15 "
+                                  "overland:3 fly:4"),
+                  short_help="A movement ledger through one round (PM1-PM5, PR).")
 def move(steps: Annotated[list[str], typer.Argument(
              help="Moves TYPE:METRES and Rushes rush:TYPE[:CR], in order.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
@@ -155,8 +159,9 @@ def _action_step(token: str) -> dict[str, Any]:
     return step
 
 
-@commands.command(epilog="Example: linguo ptr2e activation simple complex   # exit 4, "
-                  "budget_mixed (PA2)")
+@commands.command(epilog=examples("linguo ptr2e activation simple complex   # exits 4 "
+                                  "(budget_mixed, PA2)"),
+                  short_help="Whether one Activation's actions are legal (PA2-PA6, PD1).")
 def activation(steps: Annotated[list[str] | None, typer.Argument(
                    help="The Activation's steps: simple, complex, free, move "
                    "(flags :delay, :pp=N, :priority=X, :interrupt=X).")] = None,
@@ -198,7 +203,8 @@ def _entry(token: str) -> dict[str, Any]:
     return entry
 
 
-@commands.command(epilog="Example: linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95")
+@commands.command(epilog=examples("linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95"),
+                  short_help="The order of a batch of Priority/Interrupt declarations (PP).")
 def priority(entries: Annotated[list[str], typer.Argument(
                  help="Declarations ACTOR:P<level>, ACTOR:I<level> or ACTOR:fire.")],
              speed: Annotated[list[str] | None, typer.Option(

@@ -92,7 +92,8 @@ def check(
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
-@commands.command(epilog=examples("linguo attack --mod signature=5 --ac 15 --rolls 18"))
+@commands.command(epilog=examples("linguo attack --mod signature=5 --ac 15 --rolls 18"),
+                  short_help="Resolve an attack roll against an AC (D1-D5, A1-A3).")
 def attack(
     ac: AcOpt = None,
     no_ac: NoAcOpt = False,
@@ -111,7 +112,8 @@ def attack(
                 dice=dice_from_options(rolls, seed), valid_by_options=True)
 
 
-@commands.command(epilog=examples("linguo save --mod constitution=1 --dc 14 --rolls 9"))
+@commands.command(epilog=examples("linguo save --mod constitution=1 --dc 14 --rolls 9"),
+                  short_help="Resolve a saving throw against a save DC (D1-D5, S1, S2).")
 def save(
     dc: SaveDcOpt,
     mod: ModOpt = None,
@@ -273,7 +275,7 @@ def _ticks_epilog() -> str:
 
 
 @commands.command("ticks", epilog=_ticks_epilog(),
-                  short_help="Tick design: expected value of dice, and their ticks (T1-T3).")
+                  short_help="Tick design: dice, their expected value and ticks (T1-T3).")
 def ticks_command(
     expr: Annotated[str | None, typer.Argument(
         metavar="DICE", help="Dice notation, e.g. 2d6+1 or 4d6kh3.")] = None,

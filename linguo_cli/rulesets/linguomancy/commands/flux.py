@@ -37,7 +37,7 @@ commands = typer.Typer()
 # Casting and overclocking (rules F1-F5, S3, C1-C2)
 
 
-@commands.command(short_help="Cast an idiom from a state file (F1-F5, S3, then its effect).",
+@commands.command(short_help="Cast an idiom from a state file (F1-F5, S3, its effect).",
                   epilog=examples(
     "linguo cast examples/cast-state.yaml --caster ayla --idiom 'Hurl - Fire' --upcast 2 "
     "--target goblin --rolls 14,3,5",
@@ -112,7 +112,7 @@ def cast(
 
 
 @commands.command("overclock", epilog=examples("linguo overclock --cost 7 --flux 3"),
-                  short_help="The overclocking row for a cost and the Flux at hand (F4, F5).")
+                  short_help="The overclocking row for a cost and Flux at hand (F4, F5).")
 def overclock_command(
     cost: Annotated[int, typer.Option("--cost", min=0, max=100,
                                       help="Final Flux cost of the cast.")],

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from linguo_cli.cli.options import ExplainOpt, JsonOpt, SeedOpt, run_request
+from linguo_cli.cli.options import ExplainOpt, JsonOpt, SeedOpt, examples, run_request
 from linguo_cli.rulesets.novence_eternal.commands import parse
 
 commands = typer.Typer()
@@ -22,8 +22,8 @@ CategoryOpt = Annotated[list[str] | None, typer.Option(
     "--category", help="A category NAME=TYPE,TYPE (ND1), e.g. PHYS=slashing,piercing; "
     "repeatable.")]
 
-ATTACK_EPILOG = ("Example: linguo novence attack --to-hit 7 --ac 15 --crr -2 --aim 3 "
-                 "--cover 60 --damage 2d8:kinetic --rolls 12,4,5")
+ATTACK_EPILOG = examples("linguo novence attack --to-hit 7 --ac 15 --crr -2 --aim 3 "
+                         "--cover 60 --damage 2d8:kinetic --rolls 12,4,5")
 
 
 def _target(ac: int, hp: int, max_hp: int | None, armor: dict[str, Any] | None,
@@ -40,7 +40,8 @@ def _target(ac: int, hp: int, max_hp: int | None, armor: dict[str, Any] | None,
     return target
 
 
-@commands.command(epilog=ATTACK_EPILOG)
+@commands.command(epilog=ATTACK_EPILOG,
+                  short_help="One AC-based attack through the NO1 pipeline.")
 def attack(
     ac: Annotated[int, typer.Option("--ac", min=-1000, max=1000, help="The target's AC (NS4).")],
     to_hit: Annotated[int, typer.Option("--to-hit", min=-1_000_000, max=1_000_000,
@@ -143,12 +144,13 @@ def _flags(request: dict[str, Any], *, adv: bool, dis: bool, mods: list[dict[str
         request["catalogs"] = {"categories": categories}
 
 
-MODIFIERS_EPILOG = ("Example: linguo novence modifiers --raw psychic=25 --raw slashing=25 "
-                    "--mod ATK=50 --mod AFF:psychic=30 --mod AFF:slashing=20 --mod DEF=60 "
-                    "--mod RES:psychic=70")
+MODIFIERS_EPILOG = examples("linguo novence modifiers --raw psychic=25 --raw slashing=25 "
+                            "--mod ATK=50 --mod AFF:psychic=30 --mod AFF:slashing=20 "
+                            "--mod DEF=60 --mod RES:psychic=70")
 
 
-@commands.command(epilog=MODIFIERS_EPILOG)
+@commands.command(epilog=MODIFIERS_EPILOG,
+                  short_help="The damage-modifier pool on its own (ND1-ND8, NR10).")
 def modifiers(
     raw: Annotated[list[str], typer.Option(
         "--raw", help="Raw damage of the normal pool TYPE=AMOUNT (exact, e.g. fire=5/2); "
