@@ -93,41 +93,16 @@ def test_skip_list_names_real_tests() -> None:
 # (c) a result's ``rules`` are the distinct rules of its explanation steps,
 #     never empty (a cast's rules above all).
 #
-# Cases that fail (a) today are listed in RULE_CITATION_GAPS (test id -> the
+# Cases that fail (a) would be listed in RULE_CITATION_GAPS (test id -> the
 # reason), each a strict xfail: fix the case or linguo, then remove the entry.
+# The list is empty: a case cites the rules that decide its result, and
+# linguo lists a rule wherever it applies it (a rule whose condition does not
+# hold, such as D5 without a natural 20 or 1, or A2 without a critical
+# success or failure, is neither applied nor cited; a negative case says in
+# its description which rule does not fire).
 
-_DEAD_H6 = "refused with H6 (death saves) for a dead entity's step; C2 refuses a dead caster"
-
-#: Known gaps of check (a): test id -> reason. Keep it short: shrink it.
-_GAPS_IN_SUITE: dict[str, str] = {
-    "damage/rolls.yaml::dieless-formula-for-resurrection": "cites T3 (a die-less formula is "
-                                                           "allowed), linguo lists no T3 step",
-    "flux/samples.yaml::enemy-one-off-cast-nonlethal": "cites H4 (no massive damage happens), "
-                                                       "linguo lists H4 only when it kills",
-    "odds/damage.yaml::immunity-wins": "cites R3, the odds explanation cites R1 and R2 only",
-    "damage/apply.yaml::massive-damage-after-temp-hp": "cites H4 (leftover below max HP): "
-                                                       "no H4 step",
-    "damage/apply.yaml::leftover-one-short-of-max": "cites H4 (leftover below max HP): "
-                                                    "no H4 step",
-    "review/d20-and-damage.yaml::h4-temp-saves": "cites H4 (leftover below max HP): no H4 step",
-    "damage/apply.yaml::complete-restores-max": "cites H3, healing Complete cites T2 only",
-    "review/d20-and-damage.yaml::zero-no-cond": "cites H5, damage at 0 HP cites H7 only",
-    "flux/samples.yaml::table-catalog-stunned-no-effect": "cites C2 (catalog without effect): "
-                                                          "no C2 step",
-    "review/flux-and-turns.yaml::oc-enough": "cites F1, the overclock request cites F4 only",
-    "review/flux-and-turns.yaml::turn-regen-negative-floor": "cites F1 (Flux floor), the turn "
-                                                             "cites F2 only",
-    "review/flux-and-turns.yaml::turn-catalog-drained-regen": "cites C2 (catalog regen "
-                                                              "change): no C2 step",
-    "review/flux-and-turns.yaml::turn-ds-stable-no-roll": "cites H6 (Stable: no death save): "
-                                                          "no H6 step",
-    "turns/start-of-turn.yaml::re20-stable-rolls-nothing": "cites H6 (Stable: no death save): "
-                                                           "no H6 step",
-    "review/flux-and-turns.yaml::turn-oc-dies-then-step": _DEAD_H6,
-    "review/flux-and-turns.yaml::turn-dead-entity-step": _DEAD_H6,
-    "review/flux-and-turns.yaml::turn-attack-kills-then-dead-turn": _DEAD_H6,
-    "turns/start-of-turn.yaml::re20-dead-cannot-move": _DEAD_H6,
-}
+#: Known gaps of check (a): test id -> reason. Keep it empty.
+_GAPS_IN_SUITE: dict[str, str] = {}
 #: The gaps by test id (``RULESET/FILE::ID``).
 RULE_CITATION_GAPS = {f"linguomancy/{k}": v for k, v in _GAPS_IN_SUITE.items()}
 
