@@ -265,3 +265,134 @@ def test_a_one_off_cast_by_a_stunned_caster_is_refused_with_c2() -> None:
     with pytest.raises(RulesError) as err:
         _smith()
     assert err.value.rule == "C2"
+
+
+# ---------------------------------------------------------------------------
+# Which rule each line of a test, a turn, a cast and a rest cites (rulings
+# text: the rule that says what the line does)
+
+
+def rules_of_lines(result: dict[str, Any], fragment: str) -> set[str]:
+    """The rules of the explanation lines whose text holds ``fragment``
+    (at least one line must)."""
+    found = {rule for rule, text in steps(result) if fragment in text}
+    assert found, f"no explanation line holds {fragment!r}: {steps(result)}"
+    return found
+
+
+@pytest.mark.parametrize(("face", "expected"), [
+    # D3 natural, D1 total against the target, D4 degree, D1 the outcome.
+    (10, ["D3", "D1", "D4", "D1"]),
+    # A natural 20 adds D5's shift before the outcome.
+    (20, ["D3", "D1", "D4", "D5", "D1"]),
+])
+def test_a_checks_lines_cite_d3_d1_d4_d5_d1(face: int, expected: list[str]) -> None:
+    result = resolve({"kind": "check", "dc": 15, "rolls": [face]})
+    assert rules_of(result) == expected
+    assert rules_of_lines(result, "the check ") == {"D1"}
+
+
+def test_the_start_and_end_of_a_turn_cite_o1s_order() -> None:
+    # O1: the round line and the start line, then reaction back (P4), action
+    # points (P1), movement (P2), Hand points (P5), Flux regeneration (F2);
+    # the end: durations tick (C1), unspent action points lost (P1).
+    result = _turn(_m(flux=5))
+    assert rules_of(result) == ["O1", "O1", "P4", "P1", "P2", "P5", "F2", "C1", "P1"]
+    assert rules_of_lines(result, "reaction is available again") == {"P4"}
+
+
+def test_a_third_death_save_failure_is_h6s_death() -> None:
+    # Dying with 2 failures rolls 3 (< 10): the third failure kills (H6), then
+    # every condition ends (H10).
+    dying = _m(hp=0, conditions=[{"name": "Dying", "source": "dying"},
+                                 {"name": "Unconscious", "source": "dying"}],
+               death_saves={"successes": 0, "failures": 2})
+    result = resolve({"kind": "turn", "state": {"entities": [dying]}, "rolls": [3],
+                      "turns": [{"entity": "m", "steps": []}]})
+    assert rules_of_lines(result, "three failures") == {"H6"}
+    assert rules_of_lines(result, "every condition it had ends") == {"H10"}
+
+
+def _cast(entity: dict[str, Any], idiom: str, **extra: Any) -> dict[str, Any]:
+    return resolve({"kind": "cast", "caster": entity["id"], "idiom": idiom,
+                    "state": {"entities": [entity]}, "rolls": [], **extra})
+
+
+def test_a_cast_not_maintained_for_want_of_hand_points_cites_p6() -> None:
+    # Holding a sword: 1 free Hand point, Shape - Fire takes it (P5); keeping
+    # it maintained needs 1 more (P6): resolved, not maintained.
+    ayla = {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20,
+            "held_items": ["sword"], "idioms": ["Shape - Fire"]}
+    result = _cast(ayla, "Shape - Fire")
+    assert result["maintained"] is False
+    assert rules_of_lines(result, "maintaining Shape - Fire needs") == {"P6"}
+    assert rules_of_lines(result, "not maintained") == {"P6"}
+    assert rules_of_lines(result, "Hand point(s) of the") == {"P5"}
+
+
+def test_an_overclocked_cast_spends_all_its_flux_by_f4() -> None:
+    # Hurl - Fire costs 3 with 1 Flux: overclocking spends the 1 (F4), 2
+    # missing: Lethargic and Drained (F4's table).
+    ayla = {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20, "flux": 1,
+            "idioms": ["Hurl - Fire"]}
+    goblin = {"id": "g", "kind": "enemy", "hp": 30, "max_hp": 30, "ac": 30}
+    result = resolve({"kind": "cast", "caster": "ayla", "idiom": "Hurl - Fire",
+                      "overclock": True, "targets": ["g"], "rolls": [2],
+                      "state": {"entities": [ayla, goblin]}})
+    assert result["overclocked"] is True and result["missing"] == 2
+    assert rules_of_lines(result, "spends all its 1 Flux") == {"F4"}
+
+
+def test_a_check_bonus_idiom_reports_its_bonus_by_f3() -> None:
+    # Smith (0 Flux, no upcast): its check bonus, base + upcast x per point, is
+    # reported (F3), not stored.
+    ayla = {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20, "idioms": ["Smith"]}
+    result = _cast(ayla, "Smith")
+    assert rules_of_lines(result, "check bonus to") == {"F3"}
+
+
+def test_a_rest_removing_exhaustion_tiers_cites_h9() -> None:
+    # Exhaustion tiers go only when the input says how many (H9): 2 of 3;
+    # the tiers themselves are F5's (3 -> 1).
+    result = resolve({"kind": "rest", "long": True, "exhaustion": {"ayla": 2},
+                      "state": {"entities": [{"id": "ayla", "kind": "player", "hp": 20,
+                                              "max_hp": 20, "exhaustion": 3}]}})
+    assert result["entities"]["ayla"]["after"]["exhaustion"] == 1
+    assert rules_of_lines(result, "removes up to 2 Exhaustion") == {"H9"}
+    assert rules_of_lines(result, "Exhaustion tiers 3 -> 1") == {"F5"}
+
+
+def test_stopping_a_maintained_idiom_in_a_turn_cites_p6() -> None:
+    # Stopping on purpose is free (P6): its Hand point comes back at once.
+    ayla = _m(maintained=[{"idiom": "Shape - Fire", "hand_cost": 1}])
+    result = resolve({"kind": "turn", "state": {"entities": [ayla]}, "rolls": [],
+                      "turns": [{"entity": "m", "steps": [
+                          {"kind": "stop_maintaining", "idiom": "Shape - Fire"}]}]})
+    assert rules_of_lines(result, "stops maintaining Shape - Fire") == {"P6"}
+
+
+def test_odds_of_a_check_cite_d1_for_the_modifiers_against_the_dc() -> None:
+    result = resolve({"kind": "odds", "test": {"kind": "check", "dc": 15,
+                                               "modifiers": [{"label": "x", "value": 3}]},
+                      "rolls": []})
+    assert rules_of_lines(result, "modifiers +3 against") == {"D1"}
+
+
+def test_a_cast_maintained_with_hand_points_left_cites_p6() -> None:
+    # No held item: 2 free, the cast takes 1 (P5), 1 left covers maintaining (P6).
+    ayla = {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20,
+            "idioms": ["Shape - Fire"]}
+    result = _cast(ayla, "Shape - Fire")
+    assert result["maintained"] is True
+    assert rules_of_lines(result, "maintaining Shape - Fire needs 1 Hand point(s): "
+                                  "1 free after the cast") == {"P6"}
+
+
+def test_hand_points_a_turns_cast_spends_until_the_next_turn_cite_p5() -> None:
+    # Holding a sword: 1 free; Shape - Fire is not maintained (P6), so its
+    # Hand point is spent until the next turn (P5): 0 free.
+    ayla = _m(held_items=["sword"], idioms=["Shape - Fire"])
+    result = resolve({"kind": "turn", "state": {"entities": [ayla]}, "rolls": [],
+                      "turns": [{"entity": "m", "steps": [
+                          {"kind": "cast", "idiom": "Shape - Fire"}]}]})
+    assert rules_of_lines(result, "Hand point(s) until the next turn") == {"P5"}
