@@ -396,3 +396,17 @@ def test_hand_points_a_turns_cast_spends_until_the_next_turn_cite_p5() -> None:
                       "turns": [{"entity": "m", "steps": [
                           {"kind": "cast", "idiom": "Shape - Fire"}]}]})
     assert rules_of_lines(result, "Hand point(s) until the next turn") == {"P5"}
+
+
+def test_upcast_dice_of_a_cast_cite_f3() -> None:
+    # Expertise 6 in Fire: Hurl - Fire upcast by 3 (final cost 6, F3's cap
+    # min(6, 10, 10)); 2d6+1 + 3 x 1 = 2d6+4 (F3's intensity step per point).
+    # d20 15 + 2 = 17 hits AC 12; 3 + 4 + 4 = 11, + Potential 2 = 13.
+    ayla = {"id": "ayla", "kind": "player", "hp": 20, "max_hp": 20,
+            "abilities": {"potential": 2}, "expertise": {"Fire": 6}, "idioms": ["Hurl - Fire"]}
+    gob = {"id": "gob", "kind": "enemy", "hp": 30, "max_hp": 30, "ac": 12}
+    result = resolve({"kind": "cast", "caster": "ayla", "idiom": "Hurl - Fire", "upcast": 3,
+                      "targets": ["gob"], "rolls": [15, 3, 4],
+                      "state": {"entities": [ayla, gob]}})
+    assert rules_of_lines(result, "upcast by 3: 2d6+1 + 3 x 1") == {"F3"}
+    assert result["amount"]["amount"] == 13
