@@ -93,95 +93,16 @@ def test_skip_list_names_real_tests() -> None:
 # (c) a result's ``rules`` are the distinct rules of its explanation steps,
 #     never empty (a cast's rules above all).
 #
-# Cases that fail (a) today are listed in RULE_CITATION_GAPS (test id -> the
+# Cases that fail (a) would be listed in RULE_CITATION_GAPS (test id -> the
 # reason), each a strict xfail: fix the case or linguo, then remove the entry.
+# The list is empty: a case cites the rules that decide its result, and
+# linguo lists a rule wherever it applies it (a rule whose condition does not
+# hold, such as D5 without a natural 20 or 1, or A2 without a critical
+# success or failure, is neither applied nor cited; a negative case says in
+# its description which rule does not fire).
 
-_D5_ABSENT = "cites D5 (no natural 20/1 shift happens), linguo lists D5 only when it shifts"
-_A2_ABSENT = "cites A2 (no critical hit/miss happens), linguo lists A2 only for one"
-_D2_ABSENT = "cites D2 (no advantage/disadvantage die is rolled), linguo does not list D2"
-
-#: Known gaps of check (a): test id -> reason. Keep it short: shrink it.
-_GAPS_IN_SUITE: dict[str, str] = {
-    "damage/rest.yaml::long-rest-keeps-exhaustion-and-conditions-not-in-catalog":
-        "cites F5 (the tiers stay), linguo lists F5 only when tiers are removed",
-    "tests/outcome.yaml::attack-nat20-margin-minus1-hits-and-succeeds": _A2_ABSENT,
-    "tests/outcome.yaml::attack-nat1-margin-0-neither": _A2_ABSENT,
-    "damage/apply.yaml::knocked-out-enemy-killed": "cites H5, a knocked-out enemy's death "
-                                                   "cites H7 and H10 only",
-    "review/d20-and-damage.yaml::ko-enemy-hit": "cites H5, a knocked-out enemy's death cites H7 "
-                                                "and H10 only",
-    "damage/rolls.yaml::dieless-formula-for-resurrection": "cites T3 (a die-less formula is "
-                                                           "allowed), linguo lists no T3 step",
-    "flux/samples.yaml::enemy-one-off-cast-nonlethal": "cites H4 (no massive damage happens), "
-                                                       "linguo lists H4 only when it kills",
-    "states/consistency.yaml::knocked-out-enemy-is-consistent": "cites V1 (the state passes), "
-                                                                "linguo lists no V1 step",
-    "states/consistency.yaml::dead-with-three-failures-and-six-tiers-is-consistent":
-        "cites V1 (the state passes), linguo lists no V1 step",
-    **{f"tests/margin-grid.yaml::{m}-face10": _D5_ABSENT
-       for m in [*(f"mm{n:02d}" for n in range(11, 0, -1)), *(f"mp{n:02d}" for n in range(12))]},
-    "tests/degrees.yaml::face-19-is-not-natural-20": _D5_ABSENT,
-    "tests/degrees.yaml::face-2-is-not-natural-1": _D5_ABSENT,
-    "tests/advantage.yaml::adv-dropped-1-no-shift": _D5_ABSENT,
-    "tests/advantage.yaml::dis-dropped-20-no-shift": _D5_ABSENT,
-    "tests/attacks.yaml::nat20-margin-minus1-hits": _A2_ABSENT,
-    "tests/attacks.yaml::margin-9-no-critical-hit": _A2_ABSENT,
-    "tests/attacks.yaml::nat1-margin-0-misses": _A2_ABSENT,
-    "tests/attacks.yaml::nat1-high-modifiers-hit": _A2_ABSENT,
-    "tests/attacks.yaml::margin-minus9-plain-miss": _A2_ABSENT,
-    "tests/attacks.yaml::nat1-partial-failure-not-critical-miss": _A2_ABSENT,
-    "review/d20-and-damage.yaml::atk-nat20-ac30": _A2_ABSENT,
-    "review/d20-and-damage.yaml::atk-nat1-still-hits": _A2_ABSENT,
-    "review/d20-and-damage.yaml::multi-term-crit": "cites A2 (critical: true given), "
-                                                   "linguo lists T5 only",
-    "tests/advantage.yaml::both-false-one-die": _D2_ABSENT,
-    "tests/attacks.yaml::no-ac-with-advantage-no-die": _D2_ABSENT,
-    "tests/saves.yaml::no-ability-beats-modifiers-and-advantage": _D2_ABSENT,
-    "review/d20-and-damage.yaml::save-no-ability-adv": _D2_ABSENT,
-    "tests/noun-checks.yaml::plain-check-needs-no-idiom": "cites D7 (no Noun: no D7 step)",
-    "damage/apply.yaml::other-type-unchanged": "cites R1 (no resistance applies): no R1 step",
-    "review/d20-and-damage.yaml::untyped-on-resistant": "cites R1 (untyped damage): no R1 step",
-    "odds/damage.yaml::immunity-wins": "cites R3, the odds explanation cites R1 and R2 only",
-    "damage/apply.yaml::massive-damage-after-temp-hp": "cites H4 (leftover below max HP): "
-                                                       "no H4 step",
-    "damage/apply.yaml::leftover-one-short-of-max": "cites H4 (leftover below max HP): "
-                                                    "no H4 step",
-    "review/d20-and-damage.yaml::h4-temp-saves": "cites H4 (leftover below max HP): no H4 step",
-    "damage/apply.yaml::complete-restores-max": "cites H3, healing Complete cites T2 only",
-    "damage/rolls.yaml::damage-tick-none": "cites T4, tick None cites T1 and T3 only",
-    "review/d20-and-damage.yaml::none-flat-ignored": "cites T4, tick None cites T1 and T3 only",
-    "damage/rolls.yaml::heal-tick-none": "cites T7, healing tick None cites T2 and T3 only",
-    "review/d20-and-damage.yaml::zero-no-cond": "cites H5, damage at 0 HP cites H7 only",
-    "review/d20-and-damage.yaml::ko-player-hit": "cites H5, damage at 0 HP cites H7 only",
-    "review/d20-and-damage.yaml::heal-overclock-unc": "cites C1 (Unconscious from "
-                                                      "overclocking stays): no C1 step",
-    "review/d20-and-damage.yaml::heal-zero-amount-dying": "cites H8 (0 HP regained): no H8 step",
-    "flux/samples.yaml::table-catalog-stunned-no-effect": "cites C2 (catalog without effect): "
-                                                          "no C2 step",
-    "review/flux-and-turns.yaml::cast-exact-flux": "cites F4 (Flux covers the cost): no F4 step",
-    "review/flux-and-turns.yaml::oc-enough": "cites F1, the overclock request cites F4 only",
-    "review/flux-and-turns.yaml::turn-regen-cap": "cites F1 (regeneration capped at max), "
-                                                  "the turn cites F2 only",
-    "review/flux-and-turns.yaml::turn-regen-negative-floor": "cites F1 (Flux floor), the turn "
-                                                             "cites F2 only",
-    "turns/start-of-turn.yaml::re09-regen-capped-at-max": "cites F1 (regeneration capped at "
-                                                          "max), the turn cites F2 only",
-    "review/flux-and-turns.yaml::turn-catalog-drained-regen": "cites C2 (catalog regen "
-                                                              "change): no C2 step",
-    "review/flux-and-turns.yaml::turn-catalog-exhaustion-ap": "cites F5 (Exhaustion AP "
-                                                              "effect): no F5 step",
-    "review/flux-and-turns.yaml::turn-ds-stable-no-roll": "cites H6 (Stable: no death save): "
-                                                          "no H6 step",
-    "turns/start-of-turn.yaml::re20-stable-rolls-nothing": "cites H6 (Stable: no death save): "
-                                                           "no H6 step",
-    "review/flux-and-turns.yaml::cast-dead-caster": "refused with C2, the case cites F1",
-    "review/flux-and-turns.yaml::turn-oc-dies-then-step": "refused with H6, the case cites "
-                                                          "F5, F4",
-    "review/flux-and-turns.yaml::turn-dead-entity-step": "refused with H6, the case cites O1",
-    "review/flux-and-turns.yaml::turn-attack-kills-then-dead-turn": "refused with H6, the case "
-                                                                    "cites H5, O1",
-    "turns/start-of-turn.yaml::re20-dead-cannot-move": "refused with H6, the case cites O1",
-}
+#: Known gaps of check (a): test id -> reason. Keep it empty.
+_GAPS_IN_SUITE: dict[str, str] = {}
 #: The gaps by test id (``RULESET/FILE::ID``).
 RULE_CITATION_GAPS = {f"linguomancy/{k}": v for k, v in _GAPS_IN_SUITE.items()}
 

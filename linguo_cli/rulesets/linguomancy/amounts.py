@@ -268,6 +268,9 @@ def _conformity(expression: DiceExpression | None, expected: Fraction, tick: Tic
                                             f"range {tick.range_text()}, {names.ability} "
                                             f"multiplier x{tick.multiplier}"))
     if not tick.has_range:
+        if expression is not None:
+            steps.append(Step("T3", f"{expression.text()}: the {tick.title} tick rolls nothing "
+                                    "by itself, no dice range applies: conforming"))
         return why is None
     formula = expression.text() if expression is not None else "no dice"
     if why is None:

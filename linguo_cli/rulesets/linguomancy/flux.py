@@ -559,4 +559,20 @@ def resolve_cast_request(request: Mapping[str, Any], dice: DiceSource) -> CastRe
         partial_success_hits=bool(request.get("partial_success_hits")),
         nonlethal=bool(request.get("nonlethal")),
         dice=dice, conditions=cond)
+    notes = _condition_notes(entities[caster], cond)
+    if notes.steps:  # C2: the caster's conditions without an enforced effect, said first
+        notes.extend(result.explanation)
+        result = replace(result, rules=notes.rules, explanation=tuple(notes.steps))
     return replace(result, state=state_after(request["state"], new))
+
+
+def _condition_notes(caster: Entity, catalog: conditions_.Catalog) -> Derivation:
+    """C2 for a one-off cast: one line per condition the caster holds that
+    has no enforced effect in ``catalog`` (or that it does not list); a turn
+    says these at the start of the caster's turn instead."""
+    log = Derivation()
+    held = catalog.effects_for(caster)
+    for name in held.unenforced + held.unknown:
+        if note := catalog.note(name):
+            log.note("C2", f"{caster.id}: {note}")
+    return log

@@ -254,16 +254,20 @@ def apply_damage(
 
 def _drop_to_zero(e: Entity, leftover: int, nonlethal: bool, events: list[str],
                   steps: list[Step]) -> Entity:
-    """HP just reached 0: H4 (massive damage), else H5; nonlethal spares
-    the death (Unconscious and Stable instead)."""
+    """HP just reached 0: H4 (massive damage; with damage left over below
+    max HP, a step says it is none), else H5; nonlethal spares the death
+    (Unconscious and Stable instead)."""
     if leftover >= e.max_hp:
         steps.append(Step("H4", f"massive damage: leftover {leftover} >= max HP {e.max_hp}"))
         cause = "massive_damage"
-    elif e.at_zero_hp == "dies":
+    else:
+        if leftover:
+            steps.append(Step("H4", f"leftover {leftover} < max HP {e.max_hp}: "
+                                    "no massive damage"))
+        if e.at_zero_hp != "dies":
+            return dying.start_dying(e, events, steps, "H5")
         steps.append(Step("H5", f"0 HP: {e.id} dies at 0 HP (at_zero_hp: dies)"))
         cause = "zero_hp"
-    else:
-        return dying.start_dying(e, events, steps, "H5")
     if nonlethal:
         return dying.knock_out(e, events, steps)
     return dying.record_death(e, cause, events, steps)
@@ -277,12 +281,14 @@ def _lethal_at_zero(e: Entity, to_hp: int, critical: bool, events: list[str],
         steps.append(Step("H7", f"lethal damage at 0 HP: {e.id} (at_zero_hp: dies, knocked "
                                 "out) dies"))
         return dying.record_death(e, "zero_hp", events, steps)
-    if e.has("Stable") or not e.has("Dying"):
-        if e.has("Stable"):
-            steps.append(Step("H7", "a Stable entity that takes damage becomes Dying again, "
-                                    "counts at 0"))
+    if e.has("Stable"):
+        steps.append(Step("H7", "a Stable entity that takes damage becomes Dying again, "
+                                "counts at 0"))
         e = dying.start_dying(replace(e, conditions=dying.without(e.conditions, "Stable")),
                          events, steps, "H7")
+    elif not e.has("Dying"):
+        # Neither Dying nor Stable at 0 HP: H5 makes it Dying before H7's failure.
+        e = dying.start_dying(e, events, steps, "H5")
     if to_hp >= e.max_hp:
         steps.append(Step("H7", f"damage reaching HP at 0 HP {to_hp} >= max HP "
                                 f"{e.max_hp}: dies at once"))
@@ -360,7 +366,8 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
     details["hp_regained"] = gained
     capped = not full and entity.hp + (amount or 0) > entity.max_hp
     if full:
-        steps.append(Step("T2", f"Complete: HP {entity.hp} -> max HP {entity.max_hp}"))
+        steps.append(Step("H3", f"Complete: HP {entity.hp} -> max HP {entity.max_hp}"
+                          + ("; temporary HP unchanged" if entity.temp_hp else "")))
     else:
         steps.append(Step("H3", f"HP {entity.hp} + {amount} = {target_hp}"
                           + (f" (capped at max HP {entity.max_hp})" if capped else "")

@@ -388,6 +388,26 @@ class DamageOdds:
     __json__ = as_dict
 
 
+def _note_resistance(log: Derivation, *, resistant: bool, vulnerable: bool,
+                     immune: bool) -> None:
+    """The R1-R3 lines of a damage distribution: immunity (0, and R3 when it
+    wins over resistance or vulnerability), else resistance and
+    vulnerability (R3 when both), then R2 when any applies."""
+    if immune:
+        log.note("R1", "immune: every damage outcome becomes 0")
+        if resistant or vulnerable:
+            log.note("R3", "immunity wins over resistance and vulnerability")
+    else:
+        if resistant:
+            log.note("R1", "resistant: each outcome halved, rounded down")
+        if vulnerable:
+            log.note("R1", "vulnerable: each outcome doubled")
+        if resistant and vulnerable:
+            log.note("R3", "resistant and vulnerable: halve first (rounded down), then double")
+    if immune or resistant or vulnerable:
+        log.note("R2", "applied after every other modifier, once each")
+
+
 def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, potential: int = 0,
                 modifiers: Sequence[Modifier] = (), resistant: bool = False,
                 vulnerable: bool = False, immune: bool = False,
@@ -431,17 +451,7 @@ def damage_odds(expression: DiceExpression, *, tick: Tick, test: TestOdds, poten
     log.note("T5", f"a critical hit rolls {expression.doubled().text()} "
          "(dice doubled, constants and modifiers not)"
          + ("" if crit_p else "; no critical hit is possible here"))
-    if immune:
-        log.note("R1", "immune: every damage outcome becomes 0")
-    else:
-        if resistant:
-            log.note("R1", "resistant: each outcome halved, rounded down")
-        if vulnerable:
-            log.note("R1", "vulnerable: each outcome doubled")
-        if resistant and vulnerable:
-            log.note("R3", "resistant and vulnerable: halve first (rounded down), then double")
-    if immune or resistant or vulnerable:
-        log.note("R2", "applied after every other modifier, once each")
+    _note_resistance(log, resistant=resistant, vulnerable=vulnerable, immune=immune)
 
     hit_p = test.normal_hit
     miss_p = 1 - hit_p - crit_p

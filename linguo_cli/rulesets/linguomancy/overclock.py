@@ -262,6 +262,7 @@ def resolve_overclock_request(request: Mapping[str, Any], dice: DiceSource
     cons = None
     if not missing:
         log.note("F4", f"{flux} Flux covers the cost {cost}: no overclocking, no consequence")
+        log.note("F1", f"Flux {flux} - {cost} = {flux - cost}")
     else:
         log.note("F4", f"cost {cost} with {flux} Flux: spends all of it, {missing} point(s) "
                        "missing")

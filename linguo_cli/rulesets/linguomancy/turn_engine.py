@@ -329,14 +329,18 @@ class TurnEngine:
         # P5/P6: Hand points.
         e, hand_events = self.recompute_hands(e)
         events.extend(hand_events)
-        # F2: Flux regeneration (with the catalog's regeneration change, C2).
+        # F2: Flux regeneration (with the catalog's regeneration change, C2;
+        # never below 0, F1).
         regen = e.flux_regen + eff.flux_regen_change
-        new_flux = min(e.flux_max, max(0, e.flux + regen))
-        text = f"Flux {e.flux} {regen:+d} = {new_flux} (max {e.flux_max})"
         if eff.flux_regen_change:
-            text += (f"; regeneration {eff.flux_regen_change:+d} from "
-                     f"{self.by(e, 'flux_regen_change')} (C2)")
-        self.log.note("F2", text)
+            self.log.note("C2", f"{eid}: Flux regeneration {e.flux_regen} "
+                                f"{eff.flux_regen_change:+d} from "
+                                f"{self.by(e, 'flux_regen_change')} = {regen}")
+        new_flux = min(e.flux_max, max(0, e.flux + regen))
+        self.log.note("F2", f"Flux {e.flux} {regen:+d} = {new_flux} (max {e.flux_max})")
+        if e.flux + regen < 0:
+            self.log.note("F1", f"Flux never goes below 0: {e.flux} {regen:+d} = "
+                                f"{e.flux + regen}, floored at 0")
         if new_flux != e.flux:
             events.append(f"flux_regenerates:{new_flux - e.flux:+d}")
         e = evolve(e, flux=new_flux)
@@ -350,6 +354,8 @@ class TurnEngine:
             if e.dead:  # the third failure: the turn it was starting is not taken
                 e = evolve(e, action_points=0, movement=Fraction(0))
                 self.put(e)
+        elif e.has("Stable") and not e.dead:
+            self.log.note("H6", f"{eid} is Stable: no death saving throw")
         # C2: condition effects held now (after the death save, which may wake).
         if not e.dead:
             e = self.apply_turn_effects(e)
@@ -465,11 +471,12 @@ class TurnEngine:
         return ap
 
     def require_able(self, e: Entity, what: str, effect: str = "no_actions") -> Any:
-        """C2: nothing for the dead, and no actions (or, with ``effect``, no
-        movement / no reactions) while a condition forbids them (Stunned,
-        Unconscious). Returns the entity's condition effects."""
+        """C2: nothing for the dead (as a one-off cast refuses a dead caster),
+        and no actions (or, with ``effect``, no movement / no reactions) while
+        a condition forbids them (Stunned, Unconscious). Returns the entity's
+        condition effects."""
         if e.dead:
-            raise self.illegal("H6", f"{e.id} is dead and cannot {what}", entity=e.id)
+            raise self.illegal("C2", f"{e.id} is dead and cannot {what}", entity=e.id)
         eff = self.effects(e)
         if getattr(eff, effect):
             names = self.by(e, effect)
