@@ -389,8 +389,11 @@ def bounds(expr: DiceExpression) -> tuple[int, int]:
 
 
 def fraction_text(value: Fraction | int) -> str:
-    """An exact fraction as JSON text: ``"7/20"``, ``"8"``, ``"0"``."""
-    return str(value if isinstance(value, Fraction) else Fraction(value))
+    """An exact fraction as JSON text: ``"7/20"``, ``"8"``, ``"0"`` (as
+    ``str(Fraction)``; cached with the percent text)."""
+    if isinstance(value, int):
+        return str(int(value))  # a bool too, as Fraction(True) -> "1"
+    return _probability_texts(value.numerator, value.denominator)[0]
 
 
 def percent_text(value: Fraction) -> str:

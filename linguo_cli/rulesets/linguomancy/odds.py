@@ -24,7 +24,7 @@ typed :class:`OddsResult`. Tick design (kind ``ticks``) lives in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -144,6 +144,40 @@ class Chance:
         return probability_dict(self.value)
 
 
+class DegreeChances(Mapping[str, Chance]):
+    """The probability of each degree (label -> :class:`Chance`, worst to
+    best), read from a test's ``degree -> probability``; JSON ``{label:
+    {"probability", "percent"}}``. One object instead of a :class:`Chance`
+    per degree: the six are built only when read."""
+
+    __slots__ = ("_by_degree",)
+    __json_plain__ = True  # probability_dict gives strings only
+
+    def __init__(self, by_degree: Mapping[Degree, Fraction]) -> None:
+        self._by_degree = by_degree
+
+    def __getitem__(self, label: str) -> Chance:
+        return Chance(self._by_degree[_BY_LABEL[label]])
+
+    def __iter__(self) -> Iterator[str]:
+        return (_LABELS[d] for d in self._by_degree)
+
+    def __len__(self) -> int:
+        return len(self._by_degree)
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == dict(other.items()) if isinstance(other, Mapping) \
+            else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment] # a mapping, unhashable like dict
+
+    def __repr__(self) -> str:
+        return f"DegreeChances({dict(self._by_degree)!r})"
+
+    def __json__(self) -> dict[str, dict[str, str]]:
+        return {_LABELS[d]: probability_dict(p) for d, p in self._by_degree.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class OddsTest:
     """The ``test`` part of an odds result: what is rolled against what."""
@@ -170,7 +204,7 @@ class OddsResult:
 
     kind: str
     test: OddsTest
-    degrees: dict[str, Chance]
+    degrees: DegreeChances
     success: Chance
     hit: Chance | Omit = OMIT
     critical_hit: Chance | Omit = OMIT
@@ -193,7 +227,7 @@ class OddsResult:
             test=OddsTest(odds.kind, odds.target, odds.modifiers,
                           sum(m.value for m in odds.modifiers), odds.advantage,
                           odds.disadvantage, odds.dice, odds.automatic),
-            degrees={d.label: Chance(p) for d, p in odds.degrees.items()},
+            degrees=DegreeChances(odds.degrees),
             success=Chance(odds.success),
             hit=_chance(odds.hit) if attack else OMIT,
             critical_hit=_chance(odds.critical_hit) if attack else OMIT,
@@ -265,6 +299,7 @@ def odds_for_test(request: TestRequest) -> TestOdds:
 
 _DEGREES = tuple(Degree)
 _LABELS = {d: d.label for d in Degree}
+_BY_LABEL = {d.label: d for d in Degree}
 
 
 @lru_cache(maxsize=4096)
@@ -307,16 +342,17 @@ def _rolled_test_odds(kind: TestKind, target: int, mod_total: int, adv: bool, di
     notes.note("D4", f"each natural's margin is natural {offset:+d}, read on the degree ladder")
     notes.note("D5", "a natural 20 moves the degree one step up, a natural 1 one step down")
     notes.note("D1", f"the test succeeds when its degree is success or critical success: "
-          f"P(success) = {success}")
+          f"P(success) = {fraction_text(success)}")
     if kind is not TestKind.ATTACK:
         if kind is TestKind.SAVE:
             notes.note("S1", "the save succeeds at success or critical success (D1); the effect "
                   "decides what each degree changes")
         return dice, by_degree, success, None, None, None, tuple(notes.steps)
-    notes.note("A1", f"P(hit) = {hit} (success or critical success"
+    notes.note("A1", f"P(hit) = {fraction_text(hit)} (success or critical success"
           + (", and partial success by the ruling partial-success-hits)"
              if partial_success_hits else "; partial success does not hit)"))
-    notes.note("A2", f"P(critical hit) = {crit}, P(critical miss) = {crit_miss}")
+    notes.note("A2", f"P(critical hit) = {fraction_text(crit)}, "
+               f"P(critical miss) = {fraction_text(crit_miss)}")
     return dice, by_degree, success, hit, crit, crit_miss, tuple(notes.steps)
 
 
