@@ -70,7 +70,7 @@ class ScriptedDice(DiceSource):
 
     def __init__(self, faces: list[int] | tuple[int, ...]) -> None:
         super().__init__()
-        self.faces = tuple(int(f) for f in faces)
+        self.faces = tuple(map(int, faces))
         self._next = 0
 
     def _draw(self, sides: int) -> int:

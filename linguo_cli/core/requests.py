@@ -11,7 +11,6 @@ order, so feeding them back as ``rolls`` replays it exactly.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,7 +66,7 @@ def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) ->
     request = rs.prepare(request)
     result = rs.handler(str(request.get("kind")))(request, dice)
     dice.finish()
-    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+    if getattr(type(result), "__dataclass_fields__", None) is not None:  # a dataclass result
         # the handler's fresh result is completed in place (no one else holds it
         # yet): cheaper than dataclasses.replace, which rebuilds it
         object.__setattr__(result, "rolls_used", tuple(dice.used))

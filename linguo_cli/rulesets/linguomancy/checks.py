@@ -153,8 +153,12 @@ class TestResult:
         return out
 
 
+_TARGET_NAMES: dict[TestKind, str] = {
+    TestKind.CHECK: "DC", TestKind.ATTACK: "AC", TestKind.SAVE: "save DC"}
+
+
 def _target_name(kind: TestKind) -> str:
-    return {TestKind.CHECK: "DC", TestKind.ATTACK: "AC", TestKind.SAVE: "save DC"}[kind]
+    return _TARGET_NAMES[kind]
 
 
 def _automatic(request: TestRequest, log: Derivation) -> TestResult:
@@ -247,8 +251,8 @@ def resolve_test(request: TestRequest, dice: DiceSource) -> TestResult:
     mod_total = sum(m.value for m in request.modifiers)
     target = request.target
     out = d20_outcome(natural, mod_total, target)
-    mods_text = "".join(f" {'+' if m.value >= 0 else '-'} {abs(m.value)} ({m.label})"
-                        for m in request.modifiers)
+    mods_text = "".join([f" {'+' if m.value >= 0 else '-'} {abs(m.value)} ({m.label})"
+                         for m in request.modifiers])
     log.note("D1", f"total {natural}{mods_text} = {out.total} against "
              f"{_target_name(request.kind)} {target}: margin {out.margin:+d}")
     unadjusted, degree = out.unadjusted, out.degree

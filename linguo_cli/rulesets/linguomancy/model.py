@@ -44,7 +44,7 @@ class Degree(IntEnum):
 
     def __json__(self) -> str:
         """The JSON form of a degree is its :attr:`label`."""
-        return self.label
+        return _DEGREE_LABELS[self]
 
 
 #: Labels and titles of the degrees, computed once (results use them on every test).

@@ -24,10 +24,10 @@ typed :class:`OddsResult`. Tick design (kind ``ticks``) lives in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step, rules_of
@@ -144,6 +144,40 @@ class Chance:
         return probability_dict(self.value)
 
 
+class DegreeChances(Mapping[str, Chance]):
+    """The probability of each degree (label -> :class:`Chance`, worst to
+    best), read from a test's ``degree -> probability``; JSON ``{label:
+    {"probability", "percent"}}``. One object instead of a :class:`Chance`
+    per degree: the six are built only when read."""
+
+    __slots__ = ("_by_degree",)
+    __json_plain__ = True  # probability_dict gives strings only
+
+    def __init__(self, by_degree: Mapping[Degree, Fraction]) -> None:
+        self._by_degree = by_degree
+
+    def __getitem__(self, label: str) -> Chance:
+        return Chance(self._by_degree[_BY_LABEL[label]])
+
+    def __iter__(self) -> Iterator[str]:
+        return (_LABELS[d] for d in self._by_degree)
+
+    def __len__(self) -> int:
+        return len(self._by_degree)
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == dict(other.items()) if isinstance(other, Mapping) \
+            else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment] # a mapping, unhashable like dict
+
+    def __repr__(self) -> str:
+        return f"DegreeChances({dict(self._by_degree)!r})"
+
+    def __json__(self) -> dict[str, dict[str, str]]:
+        return {_LABELS[d]: probability_dict(p) for d, p in self._by_degree.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class OddsTest:
     """The ``test`` part of an odds result: what is rolled against what."""
@@ -170,7 +204,7 @@ class OddsResult:
 
     kind: str
     test: OddsTest
-    degrees: dict[str, Chance]
+    degrees: DegreeChances
     success: Chance
     hit: Chance | Omit = OMIT
     critical_hit: Chance | Omit = OMIT
@@ -193,7 +227,7 @@ class OddsResult:
             test=OddsTest(odds.kind, odds.target, odds.modifiers,
                           sum(m.value for m in odds.modifiers), odds.advantage,
                           odds.disadvantage, odds.dice, odds.automatic),
-            degrees={d.label: Chance(p) for d, p in odds.degrees.items()},
+            degrees=DegreeChances(odds.degrees),
             success=Chance(odds.success),
             hit=_chance(odds.hit) if attack else OMIT,
             critical_hit=_chance(odds.critical_hit) if attack else OMIT,
@@ -248,14 +282,14 @@ def odds_for_test(request: TestRequest) -> TestOdds:
             rules=notes.rules, steps=tuple(notes.steps))
     assert request.target is not None
     mod_total = sum(m.value for m in request.modifiers)
-    dice, degrees, success, hit, crit, miss, steps = _rolled_test_odds(
+    dice, degrees, success, hit, crit, miss, steps, rolled_rules = _rolled_test_odds(
         kind, request.target, mod_total, request.advantage, request.disadvantage,
         request.partial_success_hits)
     if request.steps:
         notes.extend(steps)
         all_steps, rules = tuple(notes.steps), notes.rules
     else:
-        all_steps, rules = steps, _rules_of(steps)
+        all_steps, rules = steps, rolled_rules
     return TestOdds(
         kind=kind, target=request.target, modifiers=request.modifiers,
         advantage=request.advantage, disadvantage=request.disadvantage, dice=dice,
@@ -265,59 +299,69 @@ def odds_for_test(request: TestRequest) -> TestOdds:
 
 _DEGREES = tuple(Degree)
 _LABELS = {d: d.label for d in Degree}
-
-
-@lru_cache(maxsize=4096)
-def _rules_of(steps: tuple[Step, ...]) -> tuple[str, ...]:
-    return rules_of(steps)  # cached: the derivation of a rolled test is cached too
+_BY_LABEL = {d.label: d for d in Degree}
 
 
 @lru_cache(maxsize=4096)
 def _rolled_test_odds(kind: TestKind, target: int, mod_total: int, adv: bool, dis: bool,
                       partial_success_hits: bool) -> tuple[
                           str, tuple[Fraction, ...], Fraction, Fraction | None,
-                          Fraction | None, Fraction | None, tuple[Step, ...]]:
+                          Fraction | None, Fraction | None, tuple[Step, ...],
+                          tuple[str, ...]]:
     """The odds and derivation of a test that rolls: (dice notation, degree
     probabilities worst to best, success, hit, critical hit, critical miss,
-    steps); hit and the criticals are ``None`` for tests other than attacks."""
-    notes = Derivation()
+    steps, their rule IDs); hit and the criticals are ``None`` for tests
+    other than attacks."""
     offset = mod_total - target
     by_degree, success, hit, crit, crit_miss = _d20_odds(
         offset, adv, dis, partial_success_hits)
-    if adv and not dis:
-        dice = "2d20kh1"
-        notes.note("D2", "advantage: two d20, the higher kept; 400 equally likely face pairs, "
-              "P(natural = k) = (2k - 1)/400")
-    elif dis and not adv:
-        dice = "2d20kl1"
-        notes.note("D2", "disadvantage: two d20, the lower kept; 400 equally likely face pairs, "
-              "P(natural = k) = (41 - 2k)/400")
-    else:
-        dice = "1d20"
-        if adv and dis:
-            notes.note("D2", "advantage and disadvantage together: one d20")
-        notes.note("D3", "one d20: each natural 1-20 has probability 1/20")
-    if dice != "1d20":
-        notes.note("D3", "the natural is the kept face")
-    target_name = {TestKind.CHECK: "DC", TestKind.ATTACK: "AC", TestKind.SAVE: "save DC"}[kind]
+    dice, dice_steps = _dice_steps(adv, dis)
     need = target - mod_total
     reach = ("every natural reaches it" if need <= 1 else "no natural reaches it"
              if need > 20 else f"a natural of {need} or more reaches it")
-    notes.note("D1", f"modifiers {mod_total:+d} against {target_name} {target}: {reach}")
-    notes.note("D4", f"each natural's margin is natural {offset:+d}, read on the degree ladder")
-    notes.note("D5", "a natural 20 moves the degree one step up, a natural 1 one step down")
-    notes.note("D1", f"the test succeeds when its degree is success or critical success: "
-          f"P(success) = {success}")
+    steps = [*dice_steps,
+             Step("D1", f"modifiers {mod_total:+d} against {_TARGET_NAMES[kind]} {target}: "
+                  f"{reach}"),
+             Step("D4", f"each natural's margin is natural {offset:+d}, read on the degree "
+                  "ladder"),
+             _D5_STEP,
+             Step("D1", "the test succeeds when its degree is success or critical success: "
+                  f"P(success) = {fraction_text(success)}")]
     if kind is not TestKind.ATTACK:
         if kind is TestKind.SAVE:
-            notes.note("S1", "the save succeeds at success or critical success (D1); the effect "
-                  "decides what each degree changes")
-        return dice, by_degree, success, None, None, None, tuple(notes.steps)
-    notes.note("A1", f"P(hit) = {hit} (success or critical success"
-          + (", and partial success by the ruling partial-success-hits)"
-             if partial_success_hits else "; partial success does not hit)"))
-    notes.note("A2", f"P(critical hit) = {crit}, P(critical miss) = {crit_miss}")
-    return dice, by_degree, success, hit, crit, crit_miss, tuple(notes.steps)
+            steps.append(_S1_STEP)
+        return dice, by_degree, success, None, None, None, tuple(steps), rules_of(steps)
+    steps.append(Step("A1", f"P(hit) = {fraction_text(hit)} (success or critical success"
+                      + (", and partial success by the ruling partial-success-hits)"
+                         if partial_success_hits else "; partial success does not hit)")))
+    steps.append(Step("A2", f"P(critical hit) = {fraction_text(crit)}, "
+                      f"P(critical miss) = {fraction_text(crit_miss)}"))
+    return dice, by_degree, success, hit, crit, crit_miss, tuple(steps), rules_of(steps)
+
+
+_TARGET_NAMES = {TestKind.CHECK: "DC", TestKind.ATTACK: "AC", TestKind.SAVE: "save DC"}
+_D5_STEP = Step("D5", "a natural 20 moves the degree one step up, a natural 1 one step down")
+_S1_STEP = Step("S1", "the save succeeds at success or critical success (D1); the effect "
+                "decides what each degree changes")
+
+
+@cache
+def _dice_steps(adv: bool, dis: bool) -> tuple[str, tuple[Step, ...]]:
+    """Rules D2/D3: the d20 notation rolled and the steps that say so."""
+    if adv and not dis:
+        return "2d20kh1", (
+            Step("D2", "advantage: two d20, the higher kept; 400 equally likely face pairs, "
+                 "P(natural = k) = (2k - 1)/400"),
+            Step("D3", "the natural is the kept face"))
+    if dis and not adv:
+        return "2d20kl1", (
+            Step("D2", "disadvantage: two d20, the lower kept; 400 equally likely face pairs, "
+                 "P(natural = k) = (41 - 2k)/400"),
+            Step("D3", "the natural is the kept face"))
+    one = Step("D3", "one d20: each natural 1-20 has probability 1/20")
+    if adv and dis:
+        return "1d20", (Step("D2", "advantage and disadvantage together: one d20"), one)
+    return "1d20", (one,)
 
 
 # ---------------------------------------------------------------------------
