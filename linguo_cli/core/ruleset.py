@@ -31,6 +31,7 @@ from functools import cache
 from importlib.abc import Traversable
 from typing import Any
 
+from linguo_cli.core.dice_sources import make_source
 from linguo_cli.core.errors import Diagnostic, InputError
 
 #: The entry-point group rulesets are announced in.
@@ -133,8 +134,6 @@ class Ruleset:
         """The :class:`~linguo_cli.core.dice.DiceSource` of a request's
         ``rolls`` (else ``seed``, else the system's) for this ruleset."""
         if self.dice is None:
-            from linguo_cli.core.dice import make_source
-
             return make_source(rolls, seed)
         return _loaded(self.dice)(rolls, seed)
 
