@@ -185,9 +185,17 @@ def _m(**fields: Any) -> dict[str, Any]:
 def test_regeneration_below_zero_is_floored_by_f1() -> None:
     # Flux 1 with flux_regen -2: 1 - 2 = -1, floored at 0 (F1).
     result = _turn(_m(flux=1, flux_regen=-2))
-    assert ("F2", "turn 1 (m), start: Flux 1 -2 = 0 (max 10)") in steps(result)
+    assert ("F2", "turn 1 (m), start: Flux 1 -2 = -1") in steps(result)
     assert ("F1", "turn 1 (m), start: Flux never goes below 0: 1 -2 = -1, floored at 0"
             ) in steps(result)
+
+
+def test_regeneration_above_the_maximum_says_it_is_capped() -> None:
+    # Flux 10 of 10 with flux_regen 1: 10 + 1 = 11, capped at 10 (F2).
+    result = _turn(_m(flux=10, flux_max=10, flux_regen=1))
+    assert ("F2", "turn 1 (m), start: Flux 10 +1 = 11, capped at its maximum 10"
+            ) in steps(result)
+    assert result["state"]["entities"][0]["flux"] == 10
 
 
 def test_regeneration_down_to_exactly_zero_needs_no_floor() -> None:

@@ -336,9 +336,12 @@ class TurnEngine:
             self.log.note("C2", f"{eid}: Flux regeneration {e.flux_regen} "
                                 f"{eff.flux_regen_change:+d} from "
                                 f"{self.by(e, 'flux_regen_change')} = {regen}")
-        new_flux = min(e.flux_max, max(0, e.flux + regen))
-        self.log.note("F2", f"Flux {e.flux} {regen:+d} = {new_flux} (max {e.flux_max})")
-        if e.flux + regen < 0:
+        raw = e.flux + regen
+        new_flux = min(e.flux_max, max(0, raw))
+        self.log.note("F2", f"Flux {e.flux} {regen:+d} = {raw}" + (
+            f", capped at its maximum {e.flux_max}" if raw > e.flux_max else
+            "" if raw < 0 else f" (max {e.flux_max})"))
+        if raw < 0:
             self.log.note("F1", f"Flux never goes below 0: {e.flux} {regen:+d} = "
                                 f"{e.flux + regen}, floored at 0")
         if new_flux != e.flux:
