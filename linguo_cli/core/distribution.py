@@ -398,12 +398,9 @@ def fraction_text(value: Fraction | int) -> str:
 
 def percent_text(value: Fraction) -> str:
     """A probability as a percentage with two decimals, e.g. ``"35.25"``.
-
     Display only: rounded half to even from the exact value (the fraction
-    stays the exact answer).
-    """
-    value = Fraction(value)
-    return _percent(value.numerator, value.denominator)
+    stays the exact answer)."""
+    return _percent(*Fraction(value).as_integer_ratio())
 
 
 @lru_cache(maxsize=4096)
