@@ -23,6 +23,7 @@ HANDLERS: dict[str, str] = {
     "move": f"{_PKG}.requests:resolve_move",
     "activation": f"{_PKG}.declarations:resolve_activation",
     "priority": f"{_PKG}.declarations:resolve_priority",
+    "round": f"{_PKG}.round_request:resolve_round",
 }
 
 #: PTR 2e as linguo sees it (canonical name ``ptr2e``, alias ``ptr``).
