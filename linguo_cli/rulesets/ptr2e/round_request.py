@@ -29,6 +29,11 @@ from linguo_cli.rulesets.ptr2e.round_play import DELAY_KEYS, RUSH_KEYS, RoundPla
 from linguo_cli.rulesets.ptr2e.skill import cr_modifier
 
 
+#: A problem's rule where its code's first rule is not the one: by the
+#: message's first word (a Delay level is PD1's, not PP1's).
+RULE_OF = {"Delay": "PD1"}
+
+
 class RoundInputError(InputError):
     """PV4's input errors of a round, every one at once (exit 3);
     ``refusal``/``rule``: the first one's code and rule ID."""
@@ -37,7 +42,7 @@ class RoundInputError(InputError):
         super().__init__([Diagnostic("request", "", f"{place}: {code}: {msg}")
                           for code, place, msg in problems])
         self.refusal = problems[0][0]
-        self.rule = CODES[self.refusal]
+        self.rule = RULE_OF.get(problems[0][2].split(" ")[0], CODES[self.refusal])
         self.problems = problems
 
 
@@ -91,7 +96,7 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
                    trace)
     rp.play()
     record = {
-        "round": rp.round, "log": rp.log, "skipped": rp.skipped, "rush": rp.rushes,
+        "round": rp.round, "log": rp.log, "timeline": [timeline_line(e) for e in rp.log], "skipped": rp.skipped, "rush": rp.rushes,
         "delays": [d.record() for d in rp.delays.values() if d.declared_in != "earlier round"
                    or d.outcome != "pending"],
         "allowances": {n: {"movement": c.mover.ledger.allowances(), "pp": c.mover.pp,
@@ -112,6 +117,15 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
         for d in rp.delays.values() if d.trigger is not None and d.outcome in ("carried",
                                                                               "pending")]
     return record, nxt
+
+
+def timeline_line(entry: Mapping[str, Any]) -> str:
+    """A log entry as one line of the worked examples' notation:
+    ``7 P squirtle rush swim {overland 6, swim 10}`` (PV5)."""
+    line = f"{entry['n']} {entry['ctx']} {entry['actor']} {entry['what']}"
+    if "allowances" in entry:
+        line += " {" + ", ".join(f"{t} {a}" for t, a in entry["allowances"].items()) + "}"
+    return line
 
 
 # ---------------------------------------------------------------------------
