@@ -17,7 +17,6 @@ ledgers kept by :class:`.movement.Ledger`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
 
@@ -27,78 +26,18 @@ from linguo_cli.rulesets.ptr2e.budget import Budget
 from linguo_cli.rulesets.ptr2e.movement import Ledger
 from linguo_cli.rulesets.ptr2e.refusals import refuse
 from linguo_cli.rulesets.ptr2e.requests import Mover, Trace, do_rush
-
-DELAY_KEYS = ("delay", "delay_trigger", "delay_id")
-RUSH_KEYS = ("type", "cr", "mod", "pp_boost")
-
-
-@dataclass(slots=True)
-class Creature:
-    """A combatant in play: ``speed``, ``actions`` (catalog, PA1), its
-    ``mover`` (ledger, skills, Power Points), ``owed`` skips (PP3)."""
-
-    name: str
-    speed: int
-    actions: Mapping[str, Mapping[str, Any]]
-    mover: Mover
-    owed: int = 0
-
-    def action(self, name: str, place: str) -> Mapping[str, Any]:
-        """The catalog entry of ``name`` (``rush`` built in, PR1);
-        ``unknown_action`` (exit 3, PA1) otherwise."""
-        if name == "rush":
-            return {"cost": "simple"}
-        if name not in self.actions:
-            refuse("unknown_action", f"{self.name} has no action {name!r}", field=place)
-        return self.actions[name]
-
-
-@dataclass(slots=True)
-class Delay:
-    """A declared Delay (PD1): ``level`` X or ``trigger`` text; ``step`` the
-    declaring step without its Delay keys; ``count`` (PD2); ``active`` once
-    the declaring Activation has ended (counting / trigger window open)."""
-
-    id: str
-    actor: str
-    action: str
-    step: dict[str, Any]
-    declared_in: str
-    level: int | None = None
-    trigger: str | None = None
-    count: int = 0
-    active: bool = False
-    outcome: str = "pending"
-    entry: int | None = None
-    at: int | None = None
-
-    def record(self) -> dict[str, Any]:
-        """The PV5 ``delays`` item."""
-        out: dict[str, Any] = {"delay_id": self.id, "actor": self.actor, "action": self.action}
-        if self.trigger is not None:
-            out["trigger"] = self.trigger
-        else:
-            out["level"] = self.level
-        out.update(declared_in=self.declared_in, outcome=self.outcome, entry=self.entry)
-        return out
-
-
-@dataclass(slots=True)
-class Ctx:
-    """Where a step runs: ``kind`` (activation, priority, interrupt, fire,
-    delay, free), ``actor``, ``log`` context (A1, P, I, T:d1, D:d1, F),
-    ``budget`` (own Activations only), ``owner`` (free entries: whose
-    Activation or Delay it is attached in), ``declared`` (a Priority's action)."""
-
-    kind: str
-    actor: str
-    log: str
-    budget: Budget | None = None
-    owner: str | None = None
-    owner_kind: str = ""
-    has_action: bool = False
-    declared: str | None = None
-    declaring: list[Delay] = field(default_factory=list)
+from linguo_cli.rulesets.ptr2e.round_model import (
+    DELAY_KEYS,
+    RUSH_KEYS,
+    Creature,
+    Ctx,
+    Delay,
+    delay_keys,
+    kind_of,
+    rush_default,
+    script_ids,
+    who,
+)
 
 
 class RoundPlay:
@@ -130,7 +69,7 @@ class RoundPlay:
             d = Delay(p["delay_id"], p["actor"], p["action"], step, "earlier round",
                       trigger=p.get("trigger", ""), active=True)
             self.delays[d.id] = d
-        self.used_ids = set(self.delays) | _script_ids(script)
+        self.used_ids = set(self.delays) | script_ids(script)
         self.log: list[dict[str, Any]] = []
         self.skipped: list[dict[str, Any]] = []
         self.rushes: list[dict[str, Any]] = []
@@ -151,7 +90,8 @@ class RoundPlay:
 
     def play(self) -> None:
         """PV2 steps 1-4."""
-        self.trace.note("PV2", f"{self.n} scheduled Activations: {', '.join(self.stream)}")
+        self.trace.note("PV1", f"the stream: {', '.join(self.stream) or 'no Activation'}")
+        self.trace.note("PV2", f"{self.n} scheduled Activations, windows W1..W{self.n + 1}")
         for i in range(1, self.n + 1):
             self.next_index = i
             self.start_triggers = []
@@ -172,6 +112,11 @@ class RoundPlay:
                 else:
                     d.outcome = "carried"
                     self.trace.note("PD6", f"{d.id} is carried into the next round")
+        for c in self.c.values():
+            if c.owed:
+                self.trace.note("PP3", f"{c.name} carries {c.owed} owed skip(s) into round "
+                                f"{self.round + 1}")
+        self.trace.note("PM5", "ledgers and Rush bonuses return to 0 for the next round")
         self.emit("-", "-", "end of round")
 
     def come_up(self, i: int) -> None:
@@ -243,6 +188,7 @@ class RoundPlay:
 
     def ranks(self) -> dict[str, tuple[int, int]]:
         """The current initiative order (PV3)."""
+        self.trace.note("PV3", "the current initiative order")
         pending = self.stream[self.next_index - 1:]
         cur = self.in_progress[-1] if self.in_progress else None
         return prio.current_order(cur, pending, self.initiative)
@@ -252,19 +198,10 @@ class RoundPlay:
         """Check, order and resolve one batch of Priority/Interrupt/fire entries."""
         entries = []
         for e, entry in enumerate(batch, 1):
-            label = f"{place} {part} {e} ({_who(entry)})" if part == "entry" else \
-                f"{place} {_kind(entry)} {e} ({_who(entry)})"
+            label = f"{place} {part} {e} ({who(entry)})" if part == "entry" else \
+                f"{place} {kind_of(entry)} {e} ({who(entry)})"
             entries.append(self.declare_check(entry, e, label, window))
-        checked = [x for x in entries if x[0].type != "fire"]
-        if self.opts["skips"] == "single":
-            seen: set[str] = set()
-            for ent, _, label in checked:
-                pays = ent.type == "priority" or self.opts["interrupt_effect"] == "skip"
-                if self.c[ent.actor].owed > 0 and pays:
-                    refuse("skip_owed", f"{ent.actor} already owes a skip", place=label)
-                if ent.actor in seen:
-                    refuse("duplicate_in_batch", f"{ent.actor} already declared", place=label)
-                seen.add(ent.actor)
+        self.check_skips(entries)
         by_index = {ent.index: (ent, raw, label) for ent, raw, label in entries}
         try:
             ordered, _ = prio.order([x[0] for x in entries], self.opts, self.ranks())
@@ -272,8 +209,7 @@ class RoundPlay:
             if getattr(exc, "refusal", None) == "tie_unresolved":
                 refuse("tie_unresolved", "the batch cannot be ordered", place=place)
             raise
-        if len(entries) > 1:
-            self.trace.note("PP4", f"{place}: " + ", ".join(e.actor for e in ordered))
+        self.trace.note("PP4", f"{place}: " + ", ".join(e.actor for e in ordered))
         for ent, raw, label in entries:
             self.declared(ent, raw, label)
         for ent in ordered:
@@ -286,6 +222,23 @@ class RoundPlay:
                         refuse("trigger_not_found", "no Activation follows", place=label)
                     self.start_triggers.append((label, ent.actor))
                 self.interrupt(raw, label)
+
+    def check_skips(self, entries: list[tuple[prio.Entry, Mapping[str, Any], str]]) -> None:
+        """PP5 over one batch, against the state before it: ``skip_owed`` and
+        ``duplicate_in_batch`` (``skips: single``; fires never count)."""
+        checked = [x for x in entries if x[0].type != "fire"]
+        if checked:
+            self.trace.note("PP5", f"skips: {self.opts['skips']}")
+        if self.opts["skips"] != "single":
+            return
+        seen: set[str] = set()
+        for ent, _, label in checked:
+            pays = ent.type == "priority" or self.opts["interrupt_effect"] == "skip"
+            if self.c[ent.actor].owed > 0 and pays:
+                refuse("skip_owed", f"{ent.actor} already owes a skip", place=label)
+            if ent.actor in seen:
+                refuse("duplicate_in_batch", f"{ent.actor} already declared", place=label)
+            seen.add(ent.actor)
 
     def declare_check(self, entry: Mapping[str, Any], e: int, label: str,
                       window: int | None) -> tuple[prio.Entry, Mapping[str, Any], str]:
@@ -307,11 +260,12 @@ class RoundPlay:
         kind = "priority" if "priority" in entry else "interrupt"
         name = str(entry[kind])
         act = self.c[actor].action(name, label)
-        level = act.get(kind)
-        if level is None:
+        level = int(act.get(kind) or 0)
+        self.trace.note("PP1" if kind == "priority" else "PI1", f"{actor} declares {name}")
+        if not level:
             refuse(f"{kind}_no_trait", f"{name} has no [{kind.title()} X] trait", place=label)
         top = int(str(self.opts["priority_max"]))
-        if not 1 <= int(level) <= top:
+        if not 1 <= level <= top:
             refuse("level_out_of_range", f"level {level} outside 1..{top}", field=label)
         if kind == "interrupt":
             own_start = window is not None and window <= self.n and \
@@ -320,7 +274,7 @@ class RoundPlay:
                 self.opts["interrupt_in_own_activation"] != "allowed"
             if own_start or busy:
                 refuse("own_activation", f"{actor}'s own Activation", place=label, rule="PI4")
-        return prio.Entry(e, actor, kind, int(level), name, self.c[actor].speed), entry, label
+        return prio.Entry(e, actor, kind, level, name, self.c[actor].speed), entry, label
 
     def declared(self, ent: prio.Entry, raw: Mapping[str, Any], label: str) -> None:
         """What declaring costs: Power Points (PA5) and a skip (PP2, PI4, PD5)."""
@@ -340,6 +294,7 @@ class RoundPlay:
         if declaration or self.opts["skips"] == "stack" or cr.owed == 0:
             cr.owed += 1
             self.trace.note(rule, f"{actor} owes a skip ({cr.owed})")
+            self.trace.note("PP3", f"{actor}'s next scheduled Activation will be skipped")
         else:
             self.trace.note("PP5", f"{actor} already owes a skip: none added")
 
@@ -361,7 +316,7 @@ class RoundPlay:
         """A Priority Activation (PP2): its steps must use the declared action."""
         name = str(raw["priority"])
         steps = list(raw.get("steps", [{"act": name}]))
-        if not any(s.get("act") == name and not _delay_keys(s) for s in steps):
+        if not any(s.get("act") == name and not delay_keys(s) for s in steps):
             refuse("priority_action_missing", f"the steps do not use {name}", place=label)
         self.trace.note("PP2", f"{raw['actor']} takes a Priority Activation")
         self.activation(str(raw["actor"]), "P", steps, label, declared=name)
@@ -380,9 +335,9 @@ class RoundPlay:
         steps = list(raw.get("steps", [base]))
         for k, st in enumerate(steps, 1):
             where = f"{label} step {k}"
-            if k == 1 and st.get("act") == name and not _delay_keys(st):
+            if k == 1 and st.get("act") == name and not delay_keys(st):
                 continue
-            if _delay_keys(st):
+            if delay_keys(st):
                 refuse("delay_not_own_activation", "no Delay in an Interrupt", place=where)
             if "move" in st:
                 refuse("movement_in_interrupt", "no movement in an Interrupt", place=where,
@@ -393,11 +348,15 @@ class RoundPlay:
         if "fire" in raw:
             step = {**d.step, **step}
         on_entry = any(k in raw for k in ("interrupts", "free"))
-        for k in ("interrupts", "free"):
-            if k in raw:
-                step[k] = raw[k]
+        for key in ("interrupts", "free"):
+            if key in raw:
+                step[key] = raw[key]
         sc = Ctx("fire" if "fire" in raw else "interrupt", actor, ctx)
         self.trace.note("PI2", f"{actor}'s {name} resolves before its trigger")
+        self.trace.note("PI3", f"{actor}'s Interrupt holds {name} alone, without movement")
+        if "fire" in raw:
+            self.trace.note("PD5", f"{raw['fire']} fires as an [Interrupt 1]")
+            self.trace.note("PD6", f"{raw['fire']} fires within its window")
         self.run_step(step, sc, f"{label} step 1", label if on_entry else f"{label} step 1")
         if "fire" in raw:
             self.delays[str(raw["fire"])].entry = self.log[-1]["n"]
@@ -422,12 +381,12 @@ class RoundPlay:
             if self.opts["priority_windows"] != "after_step":
                 entry = step["priority"][0]
                 refuse("priority_outside_window", "Priority is declared between Activations",
-                       place=f"{attach} priority 1 ({_who(entry)})")
+                       place=f"{attach} priority 1 ({who(entry)})")
             self.run_batch(step["priority"], attach, "priority")
 
     def move(self, step: Mapping[str, Any], sc: Ctx, place: str) -> None:
         """A move step (PM2 legality, PM3/PM4 ledger)."""
-        if _delay_keys(step):
+        if delay_keys(step):
             refuse("not_delayable", "a move cannot be delayed", place=place)
         if sc.kind in ("interrupt", "fire"):
             refuse("movement_in_interrupt", "no movement in an Interrupt", place=place,
@@ -439,8 +398,10 @@ class RoundPlay:
             if self.opts["move_with_actions"] == "no" or not outside:
                 refuse("movement_out_of_turn", f"{sc.actor} may not move here", place=place)
         led = self.c[sc.actor].mover.ledger
+        self.trace.note("PM2", f"{sc.actor} may move here ({sc.kind})")
         led.move(str(step["move"]), int(step["m"]), place=place, field_=place)
         self.trace.note("PM3", f"{sc.actor} moves {step['move']} {step['m']}")
+        self.trace.note("PM4", f"{sc.actor}'s allowances: {led.allowances()}")
         self.emit(sc.log, sc.actor, f"move {step['move']} {step['m']}", moved=sc.actor)
 
     def act(self, step: Mapping[str, Any], sc: Ctx, place: str) -> None:
@@ -448,8 +409,9 @@ class RoundPlay:
         cr = self.c[sc.actor]
         name = str(step["act"])
         act = cr.action(name, place)
+        self.trace.note("PA1", f"{sc.actor}'s {name} is in its catalog")
         cost = str(act.get("cost", "simple"))
-        if _delay_keys(step):
+        if delay_keys(step):
             self.declare_delay(step, sc, place, act)
             return
         if sc.kind == "free" and cost != "free":
@@ -459,6 +421,8 @@ class RoundPlay:
                 refuse("interrupt_only", f"{name} is used only as an Interrupt", place=place)
             assert sc.budget is not None
             sc.budget.charge(cost, place)
+            if act.get("priority") is not None:
+                self.trace.note("PA6", f"{name} in {sc.actor}'s own Activation")
             if act.get("priority") is not None and \
                     self.opts["priority_in_own_activation"] == "skip" and sc.kind != "priority":
                 self.owe(sc.actor, "PA6")
@@ -497,6 +461,8 @@ class RoundPlay:
         if self.opts["delayable"] == "complex" and cost != "complex":
             refuse("not_delayable", "only complex actions may be delayed", place=place,
                    rule="PD7")
+        if act.get("interrupt") is not None or act.get("priority") is not None:
+            self.trace.note("PA6", f"{name}'s trait does not act when it is delayed")
         if act.get("interrupt") is not None and self.opts["delay_interrupt_actions"] != "allowed":
             refuse("interrupt_only", f"{name} is used only as an Interrupt", place=place,
                    rule="PA6")
@@ -520,6 +486,8 @@ class RoundPlay:
         else:
             d.trigger = str(step["delay_trigger"])
             what = f"delay {name} trigger ({did})"
+            self.trace.note("PD5", f"{did}: {name} becomes an [Interrupt 1] with its trigger")
+            self.trace.note("PD6", f"{did}'s window opens when this Activation ends")
             if self.opts["trigger_delay_skip"] == "on_declare":
                 self.owe(sc.actor, "PD5")
         self.delays[did] = d
@@ -539,6 +507,8 @@ class RoundPlay:
     def free_entries(self, entries: list[dict[str, Any]], sc: Ctx, attach: str) -> None:
         """Triggered free entries after a step (PA3), ordered by PA4."""
         items = [(e, entry) for e, entry in enumerate(entries, 1)]
+        self.trace.note("PA3", "triggered free actions after their trigger")
+        self.trace.note("PA4", f"free entries in {self.opts['free_order']} order")
         if self.opts["free_order"] == "initiative" and len({x[1]["actor"] for x in items}) > 1:
             ranks = self.ranks()
 
@@ -578,16 +548,17 @@ class RoundPlay:
         steps = list(entry["steps"]) if entry and "steps" in entry else [dict(d.step)]
         acts = [s for s in steps if "move" not in s]
         where = f"D:{d.id}"
-        if len(acts) != 1 or acts[0].get("act") != d.action or _delay_keys(acts[0]):
+        if len(acts) != 1 or acts[0].get("act") != d.action or delay_keys(acts[0]):
             k = next((k for k, s in enumerate(steps, 1) if "move" not in s and (
-                s.get("act") != d.action or _delay_keys(s))), len(steps))
-            refuse("delayed_mismatch", f"{d.id} resolves {d.action} once", place=f"{where} step {k}")
+                s.get("act") != d.action or delay_keys(s))), len(steps))
+            refuse("delayed_mismatch", f"{d.id} resolves {d.action} once",
+                   place=f"{where} step {k}")
         sc = Ctx("delay", d.actor, where)
         self.trace.note("PD4", f"{d.id}: {d.actor} takes {d.action}")
         for k, st in enumerate(steps, 1):
             if "act" in st and d.action == "rush":
                 for key in RUSH_KEYS:
-                    declared = d.step.get(key, _rush_default(key, self.opts))
+                    declared = d.step.get(key, rush_default(key, self.opts))
                     if key in st and st[key] != declared:
                         refuse("delayed_mismatch", f"{key} differs from the declaration",
                                place=f"{where} step {k}")
@@ -595,36 +566,3 @@ class RoundPlay:
             self.run_step(st, sc, f"{where} step {k}", f"{where} step {k}")
             if "act" in st:
                 d.entry = len(self.log)
-
-
-def _rush_default(key: str, opts: Mapping[str, Any]) -> Any:
-    return {"cr": opts["combat_cr"], "mod": 0, "pp_boost": 0}.get(key)
-
-
-def _delay_keys(step: Mapping[str, Any]) -> bool:
-    return "delay" in step or "delay_trigger" in step
-
-
-def _who(entry: Mapping[str, Any]) -> str:
-    return f"fire {entry['fire']}" if "fire" in entry else str(entry.get("actor", "?"))
-
-
-def _kind(entry: Mapping[str, Any]) -> str:
-    return "priority" if "priority" in entry else "interrupt"
-
-
-def _script_ids(script: Mapping[str, Any]) -> set[str]:
-    """Every ``delay_id`` the script gives (PV1 namespace)."""
-    out: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if "delay_id" in node and ("delay" in node or "delay_trigger" in node):
-                out.add(str(node["delay_id"]))
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-    walk(dict(script))
-    return out

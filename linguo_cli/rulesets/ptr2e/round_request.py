@@ -25,9 +25,9 @@ from linguo_cli.core.errors import Diagnostic, InputError
 from linguo_cli.rulesets.ptr2e import options as ptr_options
 from linguo_cli.rulesets.ptr2e.refusals import CODES
 from linguo_cli.rulesets.ptr2e.requests import Trace
-from linguo_cli.rulesets.ptr2e.round_play import DELAY_KEYS, RUSH_KEYS, RoundPlay
+from linguo_cli.rulesets.ptr2e.round_model import DELAY_KEYS, RUSH_KEYS
+from linguo_cli.rulesets.ptr2e.round_play import RoundPlay
 from linguo_cli.rulesets.ptr2e.skill import cr_modifier
-
 
 #: A problem's rule where its code's first rule is not the one: by the
 #: message's first word (a Delay level is PD1's, not PP1's).
@@ -54,10 +54,9 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
         raise RoundInputError([("bad_option", "option scheduler",
                                 "scheduler: av (the AV timeline, PV6-PV8) is not built yet")])
     state = copy.deepcopy(dict(request["state"]))
-    rounds = request.get("rounds")
-    single = rounds is None
-    items = [{"stream": request.get("stream", []), "script": request.get("script", {})}] \
-        if single else list(rounds)
+    single = "rounds" not in request
+    items: list[Mapping[str, Any]] = list(request.get("rounds", [])) or [
+        {"stream": request.get("stream", []), "script": request.get("script", {})}]
     problems: list[tuple[str, str, str]] = []
     for k, item in enumerate(items, 1):
         prefix = "" if single else f"R{k} "
@@ -96,7 +95,8 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
                    trace)
     rp.play()
     record = {
-        "round": rp.round, "log": rp.log, "timeline": [timeline_line(e) for e in rp.log], "skipped": rp.skipped, "rush": rp.rushes,
+        "round": rp.round, "log": rp.log, "timeline": [timeline_line(e) for e in rp.log],
+        "skipped": rp.skipped, "rush": rp.rushes,
         "delays": [d.record() for d in rp.delays.values() if d.declared_in != "earlier round"
                    or d.outcome != "pending"],
         "allowances": {n: {"movement": c.mover.ledger.allowances(), "pp": c.mover.pp,
@@ -230,21 +230,29 @@ def _check_step(creature: Mapping[str, Any], step: Mapping[str, Any], place: str
     if name != "rush" and any(k in step for k in RUSH_KEYS):
         out.append(("bad_parameter", place, "a Rush parameter on another action"))
     if name == "rush":
-        if "type" in step and step["type"] not in movement:
-            out.append(("unknown_movement_type", place, f"no movement type {step['type']!r}"))
-        if "cr" in step:
-            try:
-                cr_modifier(str(step["cr"]))
-            except InputError:
-                out.append(("bad_parameter", place, f"no CR {step['cr']!r}"))
-        if "pp_boost" in step and opts["rush_yield"] != "per_two_dos":
-            out.append(("bad_parameter", place, "pp_boost needs rush_yield: per_two_dos"))
+        out.extend(_check_rush(step, movement, place, opts))
     if "delay" in step and "delay_trigger" in step:
         out.append(("bad_parameter", place, "delay and delay_trigger"))
     elif "delay_id" in step and not ("delay" in step or "delay_trigger" in step):
         out.append(("bad_parameter", place, "delay_id without a Delay"))
     elif "delay" in step and not 1 <= int(step["delay"]) <= 3:
         out.append(("level_out_of_range", place, f"Delay {step['delay']} outside 1..3"))
+    return out
+
+
+def _check_rush(step: Mapping[str, Any], movement: Mapping[str, Any], place: str,
+                opts: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """A Rush step's input checks (PR1, PR5, PS1)."""
+    out: list[tuple[str, str, str]] = []
+    if "type" in step and step["type"] not in movement:
+        out.append(("unknown_movement_type", place, f"no movement type {step['type']!r}"))
+    if "cr" in step:
+        try:
+            cr_modifier(str(step["cr"]))
+        except InputError:
+            out.append(("bad_parameter", place, f"no CR {step['cr']!r}"))
+    if "pp_boost" in step and opts["rush_yield"] != "per_two_dos":
+        out.append(("bad_parameter", place, "pp_boost needs rush_yield: per_two_dos"))
     return out
 
 
