@@ -10,7 +10,9 @@ import typer
 
 from linguo_cli.cli.options import (
     ExplainOpt,
+    InPlaceOpt,
     JsonOpt,
+    OutputOpt,
     RollsOpt,
     SeedOpt,
     dice_from_options,
@@ -232,6 +234,28 @@ def priority(entries: Annotated[list[str], typer.Argument(
         if value is not None:
             request[key] = [c.strip() for c in value.split(",") if c.strip()]
     _run(request, None, None, json_, explain)
+
+
+@commands.command(name="round", epilog="Example: linguo ptr2e round "
+                  "examples/ptr2e/state.yaml examples/ptr2e/round.yaml")
+def round_(state: Annotated[str, typer.Argument(help="State file: round, combatants, "
+                                                 "initiative, pending_triggers (YAML/JSON).")],
+           script: Annotated[str, typer.Argument(
+               help="Script file: stream and script (one round) or rounds; optionally "
+               "rolls and options.")],
+           output: OutputOpt = None, in_place: InPlaceOpt = False,
+           rolls: RollsOpt = None, seed: SeedOpt = None, json_: JsonOpt = False,
+           explain: ExplainOpt = False) -> None:
+    """Play one round (or several) from a state and a script, all or nothing (PV1-PV5):
+    skips, budgets, Priority/Interrupt batches, Delays, free actions, movement, Rush.
+
+    The timeline is printed; with -o FILE or --in-place the state for the next round is
+    written atomically (nothing is written when the round is refused: exit 3 bad input,
+    exit 4 a rules refusal naming its rule ID and refusal code)."""
+    from linguo_cli.rulesets.ptr2e.round_cli import play_round
+
+    play_round(state, script, output=output, in_place=in_place,
+               dice=dice_from_options(rolls, seed), as_json=json_, explain=explain)
 
 
 def mount(app: Any) -> None:
