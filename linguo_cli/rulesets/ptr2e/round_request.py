@@ -159,12 +159,36 @@ def _check_round(state: Mapping[str, Any], item: Mapping[str, Any], opts: Mappin
         if "at" in d and opts["delay_timing"] != "chosen":
             out.append(("bad_parameter", f"{prefix}D:{d['delay_id']}",
                         "at needs delay_timing: chosen"))
+    out.extend(_check_actors(state, script, prefix))
     declarers = _declarers(state, script)
     for actor, step, place in _walk(script, stream, declarers, prefix):
         if actor in combatants:
             out.extend(_check_step(combatants[actor], step, place, opts))
     if first:
         out.extend(_check_ids(state, script, prefix))
+    return out
+
+
+def _check_actors(state: Mapping[str, Any], script: Mapping[str, Any], prefix: str
+                  ) -> list[tuple[str, str, str]]:
+    """Every entry's ``actor`` and every pending trigger's declarer is a
+    combatant (``unknown_combatant``, PV1)."""
+    combatants = state["combatants"]
+    out = [("unknown_combatant", f"state pending_triggers.{k}", f"no combatant {p['actor']!r}")
+           for k, p in enumerate(state.get("pending_triggers", []), 1)
+           if p["actor"] not in combatants]
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            actor = node.get("actor")
+            if isinstance(actor, str) and actor not in combatants:
+                out.append(("unknown_combatant", where, f"no combatant {actor!r}"))
+            for key, value in node.items():
+                walk(value, f"{where} {key}".strip())
+        elif isinstance(node, list):
+            for k, value in enumerate(node, 1):
+                walk(value, f"{where} {k}")
+    walk(dict(script), prefix.strip())
     return out
 
 
