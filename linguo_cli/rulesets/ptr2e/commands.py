@@ -17,6 +17,7 @@ from linguo_cli.cli.options import (
     SeedOpt,
     dice_from_options,
     run_request,
+    with_command_line_options,
 )
 
 commands = typer.Typer()
@@ -255,7 +256,8 @@ def round_(state: Annotated[str, typer.Argument(help="State file: round, combata
     from linguo_cli.rulesets.ptr2e.round_cli import play_round
 
     play_round(state, script, output=output, in_place=in_place,
-               dice=dice_from_options(rolls, seed), as_json=json_, explain=explain)
+               dice=dice_from_options(rolls, seed), as_json=json_, explain=explain,
+               with_options=with_command_line_options)
 
 
 def mount(app: Any) -> None:

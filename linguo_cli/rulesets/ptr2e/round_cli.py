@@ -6,6 +6,7 @@ combatant's ``owed_skips`` and ``pp`` are rewritten."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from linguo_cli.core.errors import Diagnostic, InputError, UsageError
@@ -15,11 +16,12 @@ SCRIPT_KEYS = ("stream", "script", "rounds", "rolls", "seed", "options")
 
 
 def play_round(state: str, script: str, *, output: str | None, in_place: bool, dice: Any,
-               as_json: bool, explain: bool) -> None:
+               as_json: bool, explain: bool,
+               with_options: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     """Play the script's round(s) on the state file; see the module text.
-    Exit 2 for ``-o`` with ``--in-place``, 3 for invalid documents (with
-    ``file:line:col``), 4 for a rules refusal; nothing is written then."""
-    from linguo_cli.cli.options import with_command_line_options
+    ``with_options`` merges the command line's ``--option`` values into the
+    request. Exit 2 for ``-o`` with ``--in-place``, 3 for invalid documents
+    (with ``file:line:col``), 4 for a rules refusal; nothing is written then."""
     from linguo_cli.core import requests
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import locate_errors
@@ -43,7 +45,7 @@ def play_round(state: str, script: str, *, output: str | None, in_place: bool, d
     request: dict[str, Any] = {"ruleset": "ptr2e", "kind": "round",
                                **to_plain({k: data[k] for k in data}),
                                "state": to_plain(state_doc.data)}
-    request = with_command_line_options(request)
+    request = with_options(request)
     doc = Document(script_doc.name, request)
     try:
         RULESET.validate(doc)
