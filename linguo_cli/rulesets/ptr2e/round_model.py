@@ -28,6 +28,7 @@ class Creature:
     actions: Mapping[str, Mapping[str, Any]]
     mover: Mover
     owed: int = 0
+    base_av: int | None = None
 
     def action(self, name: str, place: str) -> Mapping[str, Any]:
         """The catalog entry of ``name`` (``rush`` built in, PR1);

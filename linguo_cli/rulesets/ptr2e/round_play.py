@@ -57,7 +57,7 @@ class RoundPlay:
             mover = Mover(Ledger.fresh(spec.get("movement", {}), model), spec.get("skills", {}),
                           spec.get("rush_skills", {}), spec.get("pp"))
             self.c[name] = Creature(name, int(spec.get("speed", 0)), spec.get("actions", {}),
-                                    mover, int(spec.get("owed_skips", 0)))
+                                    mover, int(spec.get("owed_skips", 0)), spec.get("base_av"))
         self.acts = {int(a["index"]): a.get("steps", []) for a in script.get("activations", [])}
         self.windows: dict[int, list[list[dict[str, Any]]]] = {}
         for w in script.get("windows", []):
@@ -95,10 +95,12 @@ class RoundPlay:
         for i in range(1, self.n + 1):
             self.next_index = i
             self.start_triggers = []
+            self.chosen_delays(i)
             for b, batch in enumerate(self.windows.get(i, []), 1):
                 self.run_batch(batch, f"W{i} batch {b}", "entry", window=i)
             self.come_up(i)
         self.next_index = self.n + 1
+        self.chosen_delays(self.n + 1)
         for b, batch in enumerate(self.windows.get(self.n + 1, []), 1):
             self.run_batch(batch, f"W{self.n + 1} batch {b}", "entry", window=self.n + 1)
         for d in self.delays.values():
@@ -118,6 +120,18 @@ class RoundPlay:
                                 f"{self.round + 1}")
         self.trace.note("PM5", "ledgers and Rush bonuses return to 0 for the next round")
         self.emit("-", "-", "end of round")
+
+    def chosen_delays(self, window: int) -> None:
+        """``delay_timing: chosen``: the [Delay X] actions whose ``at`` is this
+        window resolve as it opens; one not yet at its count is
+        ``delay_not_due`` (PD2)."""
+        for d in list(self.delays.values()):
+            if d.at == window and d.outcome == "pending" and d.level is not None:
+                if d.count < d.level or not d.active:
+                    refuse("delay_not_due", f"{d.id} has counted {d.count} of {d.level} when "
+                           f"W{window} opens", place=f"D:{d.id}")
+                self.trace.note("PD2", f"{d.id} resolves as W{window} opens (at {window})")
+                self.resolve_delay(d)
 
     def come_up(self, i: int) -> None:
         """Activation i comes up: skipped (PP3) or played."""
@@ -254,7 +268,8 @@ class RoundPlay:
                                 and self.stream[window - 1] == d.actor):
                 refuse("own_activation", f"{d.id} cannot fire in or at its declarer's "
                        "own Activation", place=label, rule="PD5")
-            return prio.Entry(e, d.actor, "fire", 1, d.action, self.c[d.actor].speed), \
+            return prio.Entry(e, d.actor, "fire", 1, d.action, self.c[d.actor].speed,
+                              self.c[d.actor].base_av), \
                 entry, label
         actor = str(entry["actor"])
         kind = "priority" if "priority" in entry else "interrupt"
@@ -274,7 +289,8 @@ class RoundPlay:
                 self.opts["interrupt_in_own_activation"] != "allowed"
             if own_start or busy:
                 refuse("own_activation", f"{actor}'s own Activation", place=label, rule="PI4")
-        return prio.Entry(e, actor, kind, level, name, self.c[actor].speed), entry, label
+        return prio.Entry(e, actor, kind, level, name, self.c[actor].speed,
+                          self.c[actor].base_av), entry, label
 
     def declared(self, ent: prio.Entry, raw: Mapping[str, Any], label: str) -> None:
         """What declaring costs: Power Points (PA5) and a skip (PP2, PI4, PD5)."""

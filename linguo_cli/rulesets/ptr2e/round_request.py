@@ -46,13 +46,19 @@ class RoundInputError(InputError):
         self.problems = problems
 
 
+#: Option values a round cannot play yet: refused (exit 3, bad_option).
+NOT_BUILT = (("scheduler", "av", "the AV timeline, PV6-PV8"),
+             ("interrupt_effect", "cost", "Interrupts paid from the next Activation, PI5"))
+
+
 def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     """Play the request's round(s) (PV1, PV2) and return PV5's result; see
     the module text for the errors."""
     opts = ptr_options.effective(request)
-    if opts["scheduler"] != "stream":
-        raise RoundInputError([("bad_option", "option scheduler",
-                                "scheduler: av (the AV timeline, PV6-PV8) is not built yet")])
+    for name, value, what in NOT_BUILT:
+        if opts[name] == value:
+            raise RoundInputError([("bad_option", f"option {name}",
+                                    f"{name}: {value} ({what}) is not built yet in rounds")])
     state = copy.deepcopy(dict(request["state"]))
     single = "rounds" not in request
     items: list[Mapping[str, Any]] = list(request.get("rounds", [])) or [
