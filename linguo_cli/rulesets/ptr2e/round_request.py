@@ -1,5 +1,10 @@
-"""The ``round`` request kind (PV1-PV5): one round (``stream`` and
+"""The ``round`` request kind (PV1-PV8): one round (``stream`` and
 ``script``) or several (``rounds``) played from a ``state``, all or nothing.
+Under ``scheduler: av`` the rounds give no ``stream``: the AV timeline
+(:mod:`.av`) produces each round's order from the state (PV6-PV8), and
+``state_after`` carries every ``av`` and ``round_marker_av``. Not built
+yet (``bad_option``, exit 3): ``priority_effect: advance`` (PP6) and
+``interrupt_effect: cost`` (PI5).
 
 Input checks of PV4 run first over every round and are reported together
 (exit 3, the first problem's code and rule named): ``unknown_combatant``,
@@ -22,6 +27,7 @@ from typing import Any
 
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.rulesets.ptr2e import av
 from linguo_cli.rulesets.ptr2e import options as ptr_options
 from linguo_cli.rulesets.ptr2e.refusals import CODES
 from linguo_cli.rulesets.ptr2e.requests import Trace
@@ -47,7 +53,7 @@ class RoundInputError(InputError):
 
 
 #: Option values a round cannot play yet: refused (exit 3, bad_option).
-NOT_BUILT = (("scheduler", "av", "the AV timeline, PV6-PV8"),
+NOT_BUILT = (("priority_effect", "advance", "Priority that advances the next Activation, PP6"),
              ("interrupt_effect", "cost", "Interrupts paid from the next Activation, PI5"))
 
 
@@ -61,8 +67,9 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
                                     f"{name}: {value} ({what}) is not built yet in rounds")])
     state = copy.deepcopy(dict(request["state"]))
     single = "rounds" not in request
-    items: list[Mapping[str, Any]] = list(request.get("rounds", [])) or [
-        {"stream": request.get("stream", []), "script": request.get("script", {})}]
+    items: list[dict[str, Any]] = [dict(x) for x in request.get("rounds", [])] or [
+        {k: request[k] for k in ("stream", "script") if k in request}]
+    timelines = _schedule(state, items, opts, single)
     problems: list[tuple[str, str, str]] = []
     for k, item in enumerate(items, 1):
         prefix = "" if single else f"R{k} "
@@ -79,6 +86,13 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
                 raise RoundInputError(late)
         try:
             record, state = _play(state, item, opts, dice, trace)
+            if timelines:
+                _carry_av(state, timelines[k - 1])
+                record["base_av"] = dict(timelines[k - 1].base)
+                trace.note("PV6", "Base AVs: " + ", ".join(
+                    f"{n} {b}" for n, b in timelines[k - 1].base.items()))
+                trace.note("PV7", f"round {record['round']} order: {', '.join(record['stream'])}")
+                trace.note("PV8", "Priority and Interrupts change no AV")
         except Exception as exc:
             if prefix and hasattr(exc, "place") and exc.place:
                 exc.place = prefix + exc.place
@@ -94,6 +108,36 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
     return trace.result("round", values, opts)
 
 
+def _schedule(state: Mapping[str, Any], items: list[dict[str, Any]], opts: Mapping[str, Any],
+              single: bool) -> list[av.Timeline]:
+    """Each round's ``stream``: given (``scheduler: stream``; an item
+    without one is ``bad_parameter``), or produced by the AV timeline from
+    the state (``scheduler: av``, PV7, PV8; a given one is
+    ``bad_parameter``). Returns the timeline after each round (AV only)."""
+    timed = opts["scheduler"] == "av"
+    problems = [("bad_parameter", "stream" if single else f"R{k}",
+                 "scheduler: av produces the stream" if timed else "a round needs its stream")
+                for k, item in enumerate(items, 1) if ("stream" in item) == timed]
+    if problems:
+        raise RoundInputError(problems)
+    if not timed:
+        return []
+    tl = av.Timeline.of(state, int(str(opts["round_av"])))
+    out = []
+    for k, item in enumerate(items, 1):
+        item["stream"] = av.one_round(tl, state, opts, "" if single else f"R{k} ")
+        out.append(copy.deepcopy(tl))
+    return out
+
+
+def _carry_av(state: dict[str, Any], tl: av.Timeline) -> None:
+    """The AVs a round leaves into ``state`` (PV7): ``av`` per creature and
+    ``round_marker_av``."""
+    for name, value in tl.av.items():
+        state["combatants"][name]["av"] = av.plain(value)
+    state["round_marker_av"] = av.plain(tl.marker)
+
+
 def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any],
           dice: DiceSource, trace: Trace) -> tuple[dict[str, Any], dict[str, Any]]:
     """One round: its PV5 record (without ``state_after``) and the next state."""
@@ -101,7 +145,8 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
                    trace)
     rp.play()
     record = {
-        "round": rp.round, "log": rp.log, "timeline": [timeline_line(e) for e in rp.log],
+        "round": rp.round, "stream": list(rp.stream), "log": rp.log,
+        "timeline": [timeline_line(e) for e in rp.log],
         "skipped": rp.skipped, "rush": rp.rushes,
         "delays": [d.record() for d in rp.delays.values() if d.declared_in != "earlier round"
                    or d.outcome != "pending"],
