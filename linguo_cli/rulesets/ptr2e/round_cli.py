@@ -76,6 +76,6 @@ def _update(state_doc: Any, after: dict[str, Any]) -> None:
             data[key] = after[key]
     for name, spec in after["combatants"].items():
         node = data["combatants"][name]
-        for key in ("owed_skips", "pp"):
+        for key in ("owed_skips", "owed_cost", "pp"):
             if key in spec and node.get(key) != spec[key]:
                 node[key] = spec[key]

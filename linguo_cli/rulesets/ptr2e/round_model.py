@@ -29,6 +29,7 @@ class Creature:
     mover: Mover
     owed: int = 0
     base_av: int | None = None
+    owed_cost: int = 0
 
     def action(self, name: str, place: str) -> Mapping[str, Any]:
         """The catalog entry of ``name`` (``rush`` built in, PR1);

@@ -20,71 +20,28 @@ from collections.abc import Mapping
 from functools import cmp_to_key
 from typing import Any
 
-from linguo_cli.core.dice import DiceSource
 from linguo_cli.rulesets.ptr2e import priority as prio
 from linguo_cli.rulesets.ptr2e.budget import Budget
-from linguo_cli.rulesets.ptr2e.movement import Ledger
 from linguo_cli.rulesets.ptr2e.refusals import refuse
-from linguo_cli.rulesets.ptr2e.requests import Mover, Trace, do_rush
+from linguo_cli.rulesets.ptr2e.requests import do_rush
+from linguo_cli.rulesets.ptr2e.round_book import RoundBook
 from linguo_cli.rulesets.ptr2e.round_model import (
     DELAY_KEYS,
     RUSH_KEYS,
-    Creature,
     Ctx,
     Delay,
     delay_keys,
     kind_of,
     rush_default,
-    script_ids,
     who,
 )
 
 
-class RoundPlay:
+class RoundPlay(RoundBook):
     """One round (PV2) from ``state`` (plain, schema-valid), ``stream``,
     ``script``, the options ``opts`` and ``dice``; see the module text."""
 
-    def __init__(self, state: Mapping[str, Any], stream: list[str], script: Mapping[str, Any],
-                 opts: Mapping[str, Any], dice: DiceSource, trace: Trace) -> None:
-        self.opts, self.dice, self.trace = opts, dice, trace
-        self.stream = stream
-        self.n = len(stream)
-        self.round = int(state.get("round", 1))
-        self.initiative = state.get("initiative")
-        model = str(opts["movement_model"])
-        self.c: dict[str, Creature] = {}
-        for name, spec in state["combatants"].items():
-            mover = Mover(Ledger.fresh(spec.get("movement", {}), model), spec.get("skills", {}),
-                          spec.get("rush_skills", {}), spec.get("pp"))
-            self.c[name] = Creature(name, int(spec.get("speed", 0)), spec.get("actions", {}),
-                                    mover, int(spec.get("owed_skips", 0)), spec.get("base_av"))
-        self.acts = {int(a["index"]): a.get("steps", []) for a in script.get("activations", [])}
-        self.windows: dict[int, list[list[dict[str, Any]]]] = {}
-        for w in script.get("windows", []):
-            self.windows.setdefault(int(w["before"]), []).append(w["batch"])
-        self.delayed = {d["delay_id"]: d for d in script.get("delayed", [])}
-        self.delays: dict[str, Delay] = {}
-        for p in state.get("pending_triggers", []):
-            step = {"act": p["action"], **{k: p[k] for k in RUSH_KEYS if k in p}}
-            d = Delay(p["delay_id"], p["actor"], p["action"], step, "earlier round",
-                      trigger=p.get("trigger", ""), active=True)
-            self.delays[d.id] = d
-        self.used_ids = set(self.delays) | script_ids(script)
-        self.log: list[dict[str, Any]] = []
-        self.skipped: list[dict[str, Any]] = []
-        self.rushes: list[dict[str, Any]] = []
-        self.in_progress: list[str] = []
-        self.next_index = 1
-        self.start_triggers: list[tuple[str, str]] = []
-
     # -- the log -------------------------------------------------------------
-
-    def emit(self, ctx: str, actor: str, what: str, moved: str | None = None) -> None:
-        """Append one PV5 log entry; ``moved``: the actor whose allowances follow."""
-        entry: dict[str, Any] = {"n": len(self.log) + 1, "ctx": ctx, "actor": actor, "what": what}
-        if moved is not None:
-            entry["allowances"] = self.c[moved].mover.ledger.allowances()
-        self.log.append(entry)
 
     # -- PV2 -----------------------------------------------------------------
 
@@ -161,8 +118,10 @@ class RoundPlay:
             if d.actor == actor and d.trigger is not None and d.outcome == "pending" \
                     and d.active:
                 self.fail(d)
-        sc = Ctx("priority" if ctx == "P" else "activation", actor, ctx, Budget(pp=None),
-                 declared=declared)
+        owed = self.c[actor].owed_cost
+        self.c[actor].owed_cost = 0
+        sc = Ctx("priority" if ctx == "P" else "activation", actor, ctx,
+                 Budget(simple=owed, pp=None), declared=declared)
         for k, step in enumerate(steps, 1):
             self.run_step(step, sc, f"{place} step {k}", f"{place} step {k}")
         self.in_progress.pop()
@@ -191,21 +150,7 @@ class RoundPlay:
             if d.outcome == "pending":
                 self.resolve_delay(d)
 
-    def fail(self, d: Delay) -> None:
-        """A trigger delay fails (PD6)."""
-        d.outcome = "failed"
-        self.emit("-", d.actor, f"fail {d.id}")
-        d.entry = len(self.log)
-        self.trace.note("PD6", f"{d.id} fails: its window closed unfired")
-
     # -- batches (PP4, PI2) --------------------------------------------------
-
-    def ranks(self) -> dict[str, tuple[int, int]]:
-        """The current initiative order (PV3)."""
-        self.trace.note("PV3", "the current initiative order")
-        pending = self.stream[self.next_index - 1:]
-        cur = self.in_progress[-1] if self.in_progress else None
-        return prio.current_order(cur, pending, self.initiative)
 
     def run_batch(self, batch: list[dict[str, Any]], place: str, part: str,
                   window: int | None = None) -> None:
@@ -298,35 +243,14 @@ class RoundPlay:
             d = self.delays[str(raw["fire"])]
             d.outcome = "fired"
             if self.opts["trigger_delay_skip"] == "on_fire":
-                self.owe(d.actor, "PD5")
+                self.pay(d.actor, "PD5", self.cost_of(d), label)
             return
         act = self.c[ent.actor].action(str(ent.action), label)
+        if ent.type == "interrupt" and self.opts["interrupt_effect"] == "cost":
+            self.add_cost(ent.actor, str(act.get("cost", "simple")), label)
         self.spend(ent.actor, int(act.get("pp", 0)), label, str(ent.action))
-        self.owe(ent.actor, "PP2" if ent.type == "priority" else "PI4", declaration=True)
-
-    def owe(self, actor: str, rule: str, declaration: bool = False) -> None:
-        """Owe one skip (PP3), following ``skips`` (PP5)."""
-        cr = self.c[actor]
-        if declaration or self.opts["skips"] == "stack" or cr.owed == 0:
-            cr.owed += 1
-            self.trace.note(rule, f"{actor} owes a skip ({cr.owed})")
-            self.trace.note("PP3", f"{actor}'s next scheduled Activation will be skipped")
-        else:
-            self.trace.note("PP5", f"{actor} already owes a skip: none added")
-
-    def spend(self, actor: str, cost: int, place: str, name: str) -> None:
-        """Spend Power Points (PA5)."""
-        if cost <= 0:
-            return
-        mover = self.c[actor].mover
-        if mover.pp is None:
-            self.trace.warnings.append(f"pp_untracked: {place}: {name} costs {cost}")
-            return
-        if mover.pp < cost:
-            refuse("pp_insufficient", f"{name} needs {cost} Power Points, {mover.pp} left",
-                   place=place)
-        mover.pp -= cost
-        self.trace.note("PA5", f"{actor} spends {cost} Power Points on {name}: {mover.pp} left")
+        if ent.type == "priority" or self.opts["interrupt_effect"] != "cost":
+            self.owe(ent.actor, "PP2" if ent.type == "priority" else "PI4", declaration=True)
 
     def priority_activation(self, raw: Mapping[str, Any], label: str) -> None:
         """A Priority Activation (PP2): its steps must use the declared action."""
@@ -505,20 +429,12 @@ class RoundPlay:
             self.trace.note("PD5", f"{did}: {name} becomes an [Interrupt 1] with its trigger")
             self.trace.note("PD6", f"{did}'s window opens when this Activation ends")
             if self.opts["trigger_delay_skip"] == "on_declare":
-                self.owe(sc.actor, "PD5")
+                self.pay(sc.actor, "PD5", cost, place)
         self.delays[did] = d
         sc.declaring.append(d)
         self.trace.note("PD1", f"{sc.actor} delays {name} ({did})")
         self.emit(sc.log, sc.actor, what)
         d.entry = len(self.log)
-
-    def fresh_id(self) -> str:
-        """The first of d1, d2, ... not in use (PV1)."""
-        k = 1
-        while f"d{k}" in self.used_ids or f"d{k}" in self.delays:
-            k += 1
-        self.used_ids.add(f"d{k}")
-        return f"d{k}"
 
     def free_entries(self, entries: list[dict[str, Any]], sc: Ctx, attach: str) -> None:
         """Triggered free entries after a step (PA3), ordered by PA4."""

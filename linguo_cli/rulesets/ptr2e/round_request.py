@@ -3,8 +3,7 @@
 Under ``scheduler: av`` the rounds give no ``stream``: the AV timeline
 (:mod:`.av`) produces each round's order from the state (PV6-PV8), and
 ``state_after`` carries every ``av`` and ``round_marker_av``. Not built
-yet (``bad_option``, exit 3): ``priority_effect: advance`` (PP6) and
-``interrupt_effect: cost`` (PI5).
+yet (``bad_option``, exit 3): ``priority_effect: advance`` (PP6).
 
 Input checks of PV4 run first over every round and are reported together
 (exit 3, the first problem's code and rule named): ``unknown_combatant``,
@@ -53,8 +52,7 @@ class RoundInputError(InputError):
 
 
 #: Option values a round cannot play yet: refused (exit 3, bad_option).
-NOT_BUILT = (("priority_effect", "advance", "Priority that advances the next Activation, PP6"),
-             ("interrupt_effect", "cost", "Interrupts paid from the next Activation, PI5"))
+NOT_BUILT = (("priority_effect", "advance", "Priority that advances the next Activation, PP6"),)
 
 
 def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
@@ -160,6 +158,8 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
     for name, c in rp.c.items():
         spec = nxt["combatants"][name]
         spec["owed_skips"] = c.owed
+        if opts["interrupt_effect"] == "cost" or "owed_cost" in spec:
+            spec["owed_cost"] = c.owed_cost
         if c.mover.pp is not None:
             spec["pp"] = c.mover.pp
     nxt["pending_triggers"] = [
