@@ -169,6 +169,8 @@ class RoundPlay(RoundBook):
                 refuse("tie_unresolved", "the batch cannot be ordered", place=place)
             raise
         self.trace.note("PP4", f"{place}: " + ", ".join(e.actor for e in ordered))
+        if self.opts["interrupt_tiebreak"] == "base_av" and any(e.interrupting for e in ordered):
+            self.trace.note("PI5", "equal Interrupt levels: lower Base AV first")
         for ent, raw, label in entries:
             self.declared(ent, raw, label)
         for ent in ordered:
@@ -398,6 +400,8 @@ class RoundPlay(RoundBook):
                    place=place)
         if cost == "free":
             refuse("not_delayable", "a free action cannot be delayed", place=place)
+        if self.opts["delayable"] == "complex":
+            self.trace.note("PD7", "Hold!: only complex actions may be delayed")
         if self.opts["delayable"] == "complex" and cost != "complex":
             refuse("not_delayable", "only complex actions may be delayed", place=place,
                    rule="PD7")
