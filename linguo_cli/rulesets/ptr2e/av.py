@@ -109,25 +109,41 @@ def _next(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any], place
     return best
 
 
+def come_next(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any],
+              place: str) -> str:
+    """One step of the timeline (PV7): whoever comes up next has its AV
+    subtracted from every AV (the marker's too); a creature's AV then
+    becomes its Base AV and its name is returned, the marker goes back to
+    ``round_av`` and ``""`` is returned (the round ends)."""
+    who = _next(tl, state, opts, place)
+    low = tl.av[who] if who else tl.marker
+    for n in tl.av:
+        tl.av[n] -= low
+    tl.marker -= low
+    if who:
+        tl.av[who] = Fraction(tl.base[who])
+    else:
+        tl.marker = Fraction(int(str(opts["round_av"])))
+    return who
+
+
+def advanced(base: int, levels: int) -> Fraction:
+    """PP6: the AV after an Activation that resolved [Priority X] actions
+    whose levels sum to ``levels``: ``max(0, Base - Base * S / 10)``."""
+    return max(Fraction(0), Fraction(base) - Fraction(base * levels, 10))
+
+
 def one_round(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any],
               prefix: str = "") -> list[str]:
     """Play the timeline through one round (PV7): the order of the round's
     scheduled Activations; ``tl`` is left as the next round starts."""
     stream: list[str] = []
-    while True:
-        who = _next(tl, state, opts, f"{prefix}stream {len(stream) + 1}")
-        low = tl.av[who] if who else tl.marker
-        for n in tl.av:
-            tl.av[n] -= low
-        tl.marker -= low
-        if not who:
-            tl.marker = Fraction(int(str(opts["round_av"])))
-            return stream
+    while who := come_next(tl, state, opts, f"{prefix}stream {len(stream) + 1}"):
         stream.append(who)
-        tl.av[who] = Fraction(tl.base[who])
         if len(stream) > MAX_ACTIVATIONS:
             refuse("bad_parameter", "the timeline does not reach the Round marker",
                    field=f"{prefix}stream", rule="PV7")
+    return stream
 
 
 def plain(value: Fraction) -> int | str:

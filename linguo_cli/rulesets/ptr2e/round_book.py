@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from linguo_cli.core.dice import DiceSource
+from linguo_cli.rulesets.ptr2e import av
 from linguo_cli.rulesets.ptr2e import priority as prio
 from linguo_cli.rulesets.ptr2e.movement import Ledger
 from linguo_cli.rulesets.ptr2e.refusals import refuse
@@ -23,8 +24,10 @@ class RoundBook:
     ``next_index`` (the next scheduled Activation to come up)."""
 
     def __init__(self, state: Mapping[str, Any], stream: list[str], script: Mapping[str, Any],
-                 opts: Mapping[str, Any], dice: DiceSource, trace: Trace) -> None:
+                 opts: Mapping[str, Any], dice: DiceSource, trace: Trace,
+                 timeline: av.Timeline | None = None) -> None:
         self.opts, self.dice, self.trace = opts, dice, trace
+        self.state, self.timeline, self.levels = state, timeline, 0
         self.stream = stream
         self.n = len(stream)
         self.round = int(state.get("round", 1))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from functools import cmp_to_key
 from typing import Any
 
+from linguo_cli.rulesets.ptr2e import av
 from linguo_cli.rulesets.ptr2e import priority as prio
 from linguo_cli.rulesets.ptr2e.budget import Budget
 from linguo_cli.rulesets.ptr2e.refusals import refuse
@@ -49,13 +50,10 @@ class RoundPlay(RoundBook):
         """PV2 steps 1-4."""
         self.trace.note("PV1", f"the stream: {', '.join(self.stream) or 'no Activation'}")
         self.trace.note("PV2", f"{self.n} scheduled Activations, windows W1..W{self.n + 1}")
-        for i in range(1, self.n + 1):
-            self.next_index = i
-            self.start_triggers = []
-            self.chosen_delays(i)
-            for b, batch in enumerate(self.windows.get(i, []), 1):
-                self.run_batch(batch, f"W{i} batch {b}", "entry", window=i)
-            self.come_up(i)
+        if self.timeline is not None:
+            self.play_timeline(self.timeline)
+        for i in range(1, self.n + 1) if self.timeline is None else ():
+            self.scheduled(i)
         self.next_index = self.n + 1
         self.chosen_delays(self.n + 1)
         for b, batch in enumerate(self.windows.get(self.n + 1, []), 1):
@@ -77,6 +75,32 @@ class RoundPlay(RoundBook):
                                 f"{self.round + 1}")
         self.trace.note("PM5", "ledgers and Rush bonuses return to 0 for the next round")
         self.emit("-", "-", "end of round")
+
+    def scheduled(self, i: int) -> None:
+        """PV2 step 1 for Activation i: window W_i, then i comes up."""
+        self.next_index = i
+        self.start_triggers = []
+        self.chosen_delays(i)
+        for b, batch in enumerate(self.windows.get(i, []), 1):
+            self.run_batch(batch, f"W{i} batch {b}", "entry", window=i)
+        self.come_up(i)
+
+    def play_timeline(self, tl: av.Timeline) -> None:
+        """``priority_effect: advance`` (PP6, PV7): the order is produced
+        while the round plays; an Activation that resolved [Priority X]
+        actions of levels summing to S ends at ``Base - Base * S / 10``."""
+        while who := av.come_next(tl, self.state, self.opts, f"stream {self.n + 1}"):
+            self.stream.append(who)
+            self.n += 1
+            self.levels = 0
+            self.scheduled(self.n)
+            if self.levels:
+                tl.av[who] = av.advanced(tl.base[who], self.levels)
+                self.trace.note("PP6", f"{who} resolved Priority {self.levels}: AV "
+                                f"{av.plain(tl.av[who])}")
+            if self.n > av.MAX_ACTIVATIONS:
+                refuse("bad_parameter", "the timeline does not reach the Round marker",
+                       field="stream", rule="PV7")
 
     def chosen_delays(self, window: int) -> None:
         """``delay_timing: chosen``: the [Delay X] actions whose ``at`` is this
@@ -224,6 +248,9 @@ class RoundPlay(RoundBook):
         act = self.c[actor].action(name, label)
         level = int(act.get(kind) or 0)
         self.trace.note("PP1" if kind == "priority" else "PI1", f"{actor} declares {name}")
+        if kind == "priority" and self.opts["priority_effect"] == "advance":
+            refuse("priority_out_of_turn", "priority_effect: advance: a [Priority X] action "
+                   "is used in one's own Activation", place=label, rule="PP6")
         if not level:
             refuse(f"{kind}_no_trait", f"{name} has no [{kind.title()} X] trait", place=label)
         top = int(str(self.opts["priority_max"]))
@@ -365,6 +392,8 @@ class RoundPlay(RoundBook):
             sc.budget.charge(cost, place)
             if act.get("priority") is not None:
                 self.trace.note("PA6", f"{name} in {sc.actor}'s own Activation")
+                if self.timeline is not None and sc.kind == "activation":
+                    self.levels += int(act["priority"])
             if act.get("priority") is not None and \
                     self.opts["priority_in_own_activation"] == "skip" and sc.kind != "priority":
                 self.owe(sc.actor, "PA6")

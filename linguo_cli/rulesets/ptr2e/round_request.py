@@ -2,8 +2,9 @@
 ``script``) or several (``rounds``) played from a ``state``, all or nothing.
 Under ``scheduler: av`` the rounds give no ``stream``: the AV timeline
 (:mod:`.av`) produces each round's order from the state (PV6-PV8), and
-``state_after`` carries every ``av`` and ``round_marker_av``. Not built
-yet (``bad_option``, exit 3): ``priority_effect: advance`` (PP6).
+``state_after`` carries every ``av`` and ``round_marker_av``; with
+``priority_effect: advance`` (PP6) the order is produced while the round
+plays, and indices beyond it are ``bad_index`` once it is complete.
 
 Input checks of PV4 run first over every round and are reported together
 (exit 3, the first problem's code and rule named): ``unknown_combatant``,
@@ -51,18 +52,10 @@ class RoundInputError(InputError):
         self.problems = problems
 
 
-#: Option values a round cannot play yet: refused (exit 3, bad_option).
-NOT_BUILT = (("priority_effect", "advance", "Priority that advances the next Activation, PP6"),)
-
-
 def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     """Play the request's round(s) (PV1, PV2) and return PV5's result; see
     the module text for the errors."""
     opts = ptr_options.effective(request)
-    for name, value, what in NOT_BUILT:
-        if opts[name] == value:
-            raise RoundInputError([("bad_option", f"option {name}",
-                                    f"{name}: {value} ({what}) is not built yet in rounds")])
     state = copy.deepcopy(dict(request["state"]))
     single = "rounds" not in request
     items: list[dict[str, Any]] = [dict(x) for x in request.get("rounds", [])] or [
@@ -83,10 +76,14 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
             if late:
                 raise RoundInputError(late)
         try:
-            record, state = _play(state, item, opts, dice, trace)
+            live = timelines[0] if opts["priority_effect"] == "advance" else None
+            record, state = _play(state, item, opts, dice, trace, live)
+            if live is not None:
+                _check_indices(item, len(record["stream"]), prefix)
             if timelines:
-                _carry_av(state, timelines[k - 1])
-                record["base_av"] = dict(timelines[k - 1].base)
+                snap = live or timelines[k - 1]
+                _carry_av(state, snap)
+                record["base_av"] = dict(snap.base)
                 trace.note("PV6", "Base AVs: " + ", ".join(
                     f"{n} {b}" for n, b in timelines[k - 1].base.items()))
                 trace.note("PV7", f"round {record['round']} order: {', '.join(record['stream'])}")
@@ -121,6 +118,8 @@ def _schedule(state: Mapping[str, Any], items: list[dict[str, Any]], opts: Mappi
     if not timed:
         return []
     tl = av.Timeline.of(state, int(str(opts["round_av"])))
+    if opts["priority_effect"] == "advance":
+        return [tl]  # the order is produced in play (PP6)
     out = []
     for k, item in enumerate(items, 1):
         item["stream"] = av.one_round(tl, state, opts, "" if single else f"R{k} ")
@@ -136,11 +135,25 @@ def _carry_av(state: dict[str, Any], tl: av.Timeline) -> None:
     state["round_marker_av"] = av.plain(tl.marker)
 
 
+def _check_indices(item: Mapping[str, Any], n: int, prefix: str) -> None:
+    """``priority_effect: advance``: the script's indices against the order
+    play produced (PV4, ``bad_index``, exit 3)."""
+    script = item.get("script", {})
+    bad = [("bad_index", f"{prefix}#{a['index']}", f"index {a['index']} outside 1..{n}")
+           for a in script.get("activations", []) if not 1 <= int(a["index"]) <= n]
+    bad += [("bad_index", f"{prefix}W{w['before']}", f"before {w['before']} outside 1..{n + 1}")
+            for w in script.get("windows", []) if not 1 <= int(w["before"]) <= n + 1]
+    if bad:
+        raise RoundInputError(bad)
+
+
 def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any],
-          dice: DiceSource, trace: Trace) -> tuple[dict[str, Any], dict[str, Any]]:
-    """One round: its PV5 record (without ``state_after``) and the next state."""
+          dice: DiceSource, trace: Trace, live: av.Timeline | None = None
+          ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One round: its PV5 record (without ``state_after``) and the next state;
+    ``live``: the AV timeline that produces the order in play (PP6)."""
     rp = RoundPlay(state, list(item.get("stream", [])), item.get("script", {}), opts, dice,
-                   trace)
+                   trace, live)
     rp.play()
     record = {
         "round": rp.round, "stream": list(rp.stream), "log": rp.log,
@@ -192,7 +205,7 @@ def _check_round(state: Mapping[str, Any], item: Mapping[str, Any], opts: Mappin
         if name not in combatants:
             out.append(("unknown_combatant", f"{prefix}stream {j}", f"no combatant {name!r}"))
     script = item.get("script", {})
-    n = len(stream)
+    n = len(stream) if "stream" in item else 1_000_000  # PP6: the order comes in play
     seen: set[int] = set()
     for a in script.get("activations", []):
         i = int(a["index"])
