@@ -85,7 +85,7 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
                 _carry_av(state, snap)
                 record["base_av"] = dict(snap.base)
                 trace.note("PV6", "Base AVs: " + ", ".join(
-                    f"{n} {b}" for n, b in timelines[k - 1].base.items()))
+                    f"{n} {b}" for n, b in snap.base.items()))
                 trace.note("PV7", f"round {record['round']} order: {', '.join(record['stream'])}")
                 trace.note("PV8", "Priority and Interrupts change no AV")
         except Exception as exc:
@@ -224,12 +224,47 @@ def _check_round(state: Mapping[str, Any], item: Mapping[str, Any], opts: Mappin
             out.append(("bad_parameter", f"{prefix}D:{d['delay_id']}",
                         "at needs delay_timing: chosen"))
     out.extend(_check_actors(state, script, prefix))
+    out.extend(_check_kinds(script, prefix))
     declarers = _declarers(state, script)
     for actor, step, place in _walk(script, stream, declarers, prefix):
         if actor in combatants:
             out.extend(_check_step(combatants[actor], step, place, opts))
     if first:
         out.extend(_check_ids(state, script, prefix))
+    return out
+
+
+#: Which entries each list may hold (PV1): a wrong one is ``bad_parameter``.
+LIST_KINDS = {"batch": ("priority", "interrupt", "fire"), "interrupts": ("interrupt", "fire"),
+              "priority": ("priority",), "free": ("free",)}
+
+
+def _entry_kind(entry: Any) -> str:
+    if not isinstance(entry, Mapping):
+        return "?"
+    kinds = [k for k in ("priority", "interrupt", "fire") if k in entry]
+    if len(kinds) > 1:
+        return "?"
+    return kinds[0] if kinds else ("free" if "actor" in entry else "?")
+
+
+def _check_kinds(script: Mapping[str, Any], prefix: str) -> list[tuple[str, str, str]]:
+    """Every entry is of a kind its list holds (PV1, ``bad_parameter``)."""
+    out: list[tuple[str, str, str]] = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key in LIST_KINDS and isinstance(value, list):
+                    for e, entry in enumerate(value, 1):
+                        if _entry_kind(entry) not in LIST_KINDS[key]:
+                            out.append(("bad_parameter", f"{where} {key} {e}".strip(),
+                                        f"an entry of the wrong kind for {key}"))
+                walk(value, f"{where} {key}".strip())
+        elif isinstance(node, list):
+            for k, value in enumerate(node, 1):
+                walk(value, f"{where} {k}")
+    walk(dict(script), prefix.strip())
     return out
 
 
