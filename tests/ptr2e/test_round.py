@@ -130,3 +130,17 @@ def test_round_results_fit_the_result_schema() -> None:
 def test_round_command_help_example_runs() -> None:
     help_text = " ".join(run_cli("ptr2e", "round", "--help").stdout.split())
     assert "Example: linguo ptr2e round examples/ptr2e/state.yaml" in help_text
+
+
+def test_initiative_command_prints_the_timeline() -> None:
+    run = run_cli("ptr2e", "initiative", str(EXAMPLES / "state.yaml"), "--rounds", "2")
+    assert run.exit_code == 0, run.stderr
+    # L = 50: Speeds 100, 120, 60, 95 give Base AV 92, 74, 124, 101 (PV6); by hand: pikachu
+    # up at 74, charizard at 18, eevee at 9, squirtle at 23, pikachu at 24, marker at 2
+    assert "Base AV: charizard 92, pikachu 74, squirtle 124, eevee 101" in run.stdout
+    assert "round 1: pikachu, charizard, eevee, squirtle, pikachu" in run.stdout
+    data = run_cli("ptr2e", "initiative", str(EXAMPLES / "state.yaml"), "--rounds", "2",
+                   "--json").json()
+    assert data["rounds"][1]["stream"] == ["charizard", "eevee", "pikachu", "squirtle",
+                                           "charizard", "pikachu"]
+    assert data["av"] == {"charizard": 68, "pikachu": 70, "squirtle": 72, "eevee": 3}

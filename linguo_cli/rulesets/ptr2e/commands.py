@@ -260,6 +260,19 @@ def round_(state: Annotated[str, typer.Argument(help="State file: round, combata
                with_options=with_command_line_options)
 
 
+@commands.command(epilog="Example: linguo ptr2e initiative examples/ptr2e/state.yaml "
+                  "--rounds 2")
+def initiative(state: Annotated[str, typer.Argument(help="State file (YAML/JSON).")],
+               rounds: Annotated[int, typer.Option("--rounds", min=1, max=100,
+                                                   help="How many rounds to show.")] = 1,
+               json_: JsonOpt = False) -> None:
+    """The later rules' Action Value timeline of a state (PV6, PV7): Base AVs, the order
+    of Activations round by round, and the AVs the next round starts with."""
+    from linguo_cli.rulesets.ptr2e.round_cli import show_initiative
+
+    show_initiative(state, rounds, as_json=json_, with_options=with_command_line_options)
+
+
 def mount(app: Any) -> None:
     """Add the PTR 2e commands to the Typer ``app`` (``linguo ptr2e ...``)."""
     app.registered_commands.extend(commands.registered_commands)

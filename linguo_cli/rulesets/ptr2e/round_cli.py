@@ -79,3 +79,48 @@ def _update(state_doc: Any, after: dict[str, Any]) -> None:
         for key in ("owed_skips", "owed_cost", "pp"):
             if key in spec and node.get(key) != spec[key]:
                 node[key] = spec[key]
+
+
+def show_initiative(state: str, rounds: int, *, as_json: bool,
+                    with_options: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Print the AV timeline of a state for ``rounds`` rounds (PV6, PV7):
+    each round's order and the AVs the next round starts with. The rounds
+    are played without steps under ``scheduler: av`` (its options apply);
+    nothing is written. Exit 3 for an invalid state, 4 for a tie the
+    ``initiative`` list cannot break (``tie_unresolved``, PV7)."""
+    import json
+    import sys
+
+    from linguo_cli.core import requests
+    from linguo_cli.io.document import Document, to_plain
+    from linguo_cli.io.places import locate_errors
+    from linguo_cli.io.read import load
+    from linguo_cli.rulesets.ptr2e import RULESET
+
+    state_doc = load(state)
+    request = with_options({"ruleset": "ptr2e", "kind": "round",
+                            "state": to_plain(state_doc.data),
+                            "rounds": [{} for _ in range(rounds)]})
+    request["options"] = {"scheduler": "av", **request.get("options", {})}
+    try:
+        RULESET.validate(Document(state_doc.name, request))
+        result = requests.resolve(request, None)
+    except InputError as exc:
+        raise locate_errors(exc, None, state_doc) from None
+    combatants = result["state_after"]["combatants"]
+    if as_json:
+        out = {"base_av": result["rounds"][0]["base_av"],
+               "rounds": [{"round": r["round"], "stream": r["stream"]}
+                          for r in result["rounds"]],
+               "av": {n: c["av"] for n, c in combatants.items()},
+               "round_marker_av": result["state_after"]["round_marker_av"]}
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    base = result["rounds"][0]["base_av"]
+    lines = ["Base AV: " + ", ".join(f"{n} {b}" for n, b in base.items())]
+    lines += [f"round {r['round']}: " + (", ".join(r["stream"]) or "no Activation")
+              for r in result["rounds"]]
+    lines.append(f"round {result['state_after']['round']} starts with AV "
+                 + ", ".join(f"{n} {c['av']}" for n, c in combatants.items())
+                 + f", marker {result['state_after']['round_marker_av']}")
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
