@@ -16,6 +16,7 @@ from linguo_cli.cli.options import (
     RollsOpt,
     SeedOpt,
     dice_from_options,
+    examples,
     run_request,
     with_command_line_options,
 )
@@ -59,7 +60,8 @@ def _run(request: dict[str, Any], rolls: str | None, seed: int | None, json_: bo
                 explain=explain, dice=dice_from_options(rolls, seed))
 
 
-@commands.command(epilog="Example: linguo ptr2e skill --skill 55 --cr challenging --rolls 12")
+@commands.command(short_help="A d100 skill test: DC, success, degrees (PS1-PS5).",
+                  epilog=examples("linguo ptr2e skill --skill 55 --cr challenging --rolls 12"))
 def skill(skill_: Annotated[str, typer.Option(
               "--skill", help="The skill's value N, or NAME=N (running=55).")],
           cr: CrOpt = None, mod: ModOpt = 0, rolls: RollsOpt = None, seed: SeedOpt = None,
@@ -90,8 +92,9 @@ def _creature(score: list[str] | None, skills: list[str] | None,
     return out
 
 
-@commands.command(epilog="Example: linguo ptr2e rush --score overland=10 --score fly=15 "
-                  "--skill running=55 --type overland --rolls 12")
+@commands.command(short_help="One Rush: degrees of success added to a movement (PR).",
+                  epilog=examples("linguo ptr2e rush --score overland=10 --score fly=15 "
+                                  "--skill running=55 --type overland --rolls 12"))
 def rush(type_: Annotated[str, typer.Option("--type", help="The movement type to Rush.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
          cr: CrOpt = None, mod: ModOpt = 0, pp: PpOpt = None,
@@ -124,8 +127,9 @@ def _move_step(token: str) -> dict[str, Any]:
                              param_hint="'STEPS'")
 
 
-@commands.command(epilog="Example: linguo ptr2e move --score overland=10 --score fly=15 "
-                  "overland:3 fly:4")
+@commands.command(short_help="A movement ledger through one round (PM1-PM5, PR).",
+                  epilog=examples("linguo ptr2e move --score overland=10 --score fly=15 "
+                                  "overland:3 fly:4"))
 def move(steps: Annotated[list[str], typer.Argument(
              help="Moves TYPE:METRES and Rushes rush:TYPE[:CR], in order.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
@@ -158,8 +162,9 @@ def _action_step(token: str) -> dict[str, Any]:
     return step
 
 
-@commands.command(epilog="Example: linguo ptr2e activation simple complex   # exit 4, "
-                  "budget_mixed (PA2)")
+@commands.command(short_help="Whether one Activation's actions are legal (PA2-PA6).",
+                  epilog=examples("linguo ptr2e activation simple complex   # exits 4: "
+                                  "budget_mixed (PA2)"))
 def activation(steps: Annotated[list[str] | None, typer.Argument(
                    help="The Activation's steps: simple, complex, free, move "
                    "(flags :delay, :pp=N, :priority=X, :interrupt=X).")] = None,
@@ -201,7 +206,8 @@ def _entry(token: str) -> dict[str, Any]:
     return entry
 
 
-@commands.command(epilog="Example: linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95")
+@commands.command(short_help="The order of a batch of declarations (PP4).",
+                  epilog=examples("linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95"))
 def priority(entries: Annotated[list[str], typer.Argument(
                  help="Declarations ACTOR:P<level>, ACTOR:I<level> or ACTOR:fire.")],
              speed: Annotated[list[str] | None, typer.Option(
@@ -237,8 +243,9 @@ def priority(entries: Annotated[list[str], typer.Argument(
     _run(request, None, None, json_, explain)
 
 
-@commands.command(name="round", epilog="Example: linguo ptr2e round "
-                  "examples/ptr2e/state.yaml examples/ptr2e/round.yaml")
+@commands.command(name="round", short_help="Play a round from a state and a script (PV1-PV8).",
+                  epilog=examples("linguo ptr2e round examples/ptr2e/state.yaml "
+                                  "examples/ptr2e/round.yaml"))
 def round_(state: Annotated[str, typer.Argument(help="State file: round, combatants, "
                                                  "initiative, pending_triggers (YAML/JSON).")],
            script: Annotated[str, typer.Argument(
@@ -260,8 +267,8 @@ def round_(state: Annotated[str, typer.Argument(help="State file: round, combata
                with_options=with_command_line_options)
 
 
-@commands.command(epilog="Example: linguo ptr2e initiative examples/ptr2e/state.yaml "
-                  "--rounds 2")
+@commands.command(short_help="The Action Value timeline of a state (PV6, PV7).",
+                  epilog=examples("linguo ptr2e initiative examples/ptr2e/state.yaml --rounds 2"))
 def initiative(state: Annotated[str, typer.Argument(help="State file (YAML/JSON).")],
                rounds: Annotated[int, typer.Option("--rounds", min=1, max=100,
                                                    help="How many rounds to show.")] = 1,
