@@ -2,10 +2,12 @@
 movement, the third ruleset (issue 20; rules in RULINGS of the PTR spec,
 rule IDs PA, PP, PI, PD, PM, PR, PS, PV).
 
-This first slice resolves one-off rulings: the d100 skill test (``skill``,
-PS), a Rush (``rush``, PR), a movement ledger (``move``, PM), an
-Activation's legality (``activation``, PA) and the order of a batch of
-declarations (``priority``, PP4). Announced in ``pyproject.toml`` as
+It resolves one-off rulings: the d100 skill test (``skill``, PS), a Rush
+(``rush``, PR), a movement ledger (``move``, PM), an Activation's legality
+(``activation``, PA) and the order of a batch of declarations
+(``priority``, PP4); and whole rounds from a state and a script
+(``round``, PV1-PV8: :mod:`.round_request`, :mod:`.round_play`, :mod:`.av`).
+Announced in ``pyproject.toml`` as
 ``ptr2e = "linguo_cli.rulesets.ptr2e:RULESET"``; importing this package
 imports no rule module (handlers are named ``"module:function"``).
 """
@@ -23,12 +25,13 @@ HANDLERS: dict[str, str] = {
     "move": f"{_PKG}.requests:resolve_move",
     "activation": f"{_PKG}.declarations:resolve_activation",
     "priority": f"{_PKG}.declarations:resolve_priority",
+    "round": f"{_PKG}.round_request:resolve_round",
 }
 
 #: PTR 2e as linguo sees it (canonical name ``ptr2e``, alias ``ptr``).
 RULESET = Ruleset(
     name="ptr2e",
-    title="PTR 2e: skill tests, Rush, movement, Activations",
+    title="PTR 2e: rounds, Activations, Priority, movement, Rush.",
     handlers=HANDLERS,
     validator=f"{_PKG}.requests:validate_request",
     renderer=f"{_PKG}.render:emit",

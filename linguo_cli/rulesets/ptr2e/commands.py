@@ -10,12 +10,15 @@ import typer
 
 from linguo_cli.cli.options import (
     ExplainOpt,
+    InPlaceOpt,
     JsonOpt,
+    OutputOpt,
     RollsOpt,
     SeedOpt,
     dice_from_options,
     examples,
     run_request,
+    with_command_line_options,
 )
 
 commands = typer.Typer()
@@ -57,8 +60,8 @@ def _run(request: dict[str, Any], rolls: str | None, seed: int | None, json_: bo
                 explain=explain, dice=dice_from_options(rolls, seed))
 
 
-@commands.command(epilog=examples("linguo ptr2e skill --skill 55 --cr challenging --rolls 12"),
-                  short_help="A d100 skill test with a Challenge Rating (PS1-PS5).")
+@commands.command(short_help="A d100 skill test: DC, success, degrees (PS1-PS5).",
+                  epilog=examples("linguo ptr2e skill --skill 55 --cr challenging --rolls 12"))
 def skill(skill_: Annotated[str, typer.Option(
               "--skill", help="The skill's value N, or NAME=N (running=55).")],
           cr: CrOpt = None, mod: ModOpt = 0, rolls: RollsOpt = None, seed: SeedOpt = None,
@@ -89,9 +92,9 @@ def _creature(score: list[str] | None, skills: list[str] | None,
     return out
 
 
-@commands.command(epilog=examples("linguo ptr2e rush --score overland=10 --score fly=15 "
-                                  "--skill running=55 --type overland --rolls 12"),
-                  short_help="One Rush: a skill test adding to a movement type (PR1-PR5).")
+@commands.command(short_help="One Rush: degrees of success added to a movement (PR).",
+                  epilog=examples("linguo ptr2e rush --score overland=10 --score fly=15 "
+                                  "--skill running=55 --type overland --rolls 12"))
 def rush(type_: Annotated[str, typer.Option("--type", help="The movement type to Rush.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
          cr: CrOpt = None, mod: ModOpt = 0, pp: PpOpt = None,
@@ -124,9 +127,9 @@ def _move_step(token: str) -> dict[str, Any]:
                              param_hint="'STEPS'")
 
 
-@commands.command(epilog=examples("linguo ptr2e move --score overland=10 --score fly=15 "
-                                  "overland:3 fly:4"),
-                  short_help="A movement ledger through one round (PM1-PM5, PR).")
+@commands.command(short_help="A movement ledger through one round (PM1-PM5, PR).",
+                  epilog=examples("linguo ptr2e move --score overland=10 --score fly=15 "
+                                  "overland:3 fly:4"))
 def move(steps: Annotated[list[str], typer.Argument(
              help="Moves TYPE:METRES and Rushes rush:TYPE[:CR], in order.")],
          score: ScoreOpt = None, skill_: SkillsOpt = None, rush_skill: RushSkillOpt = None,
@@ -159,9 +162,9 @@ def _action_step(token: str) -> dict[str, Any]:
     return step
 
 
-@commands.command(epilog=examples("linguo ptr2e activation simple complex   # exits 4 "
-                                  "(budget_mixed, PA2)"),
-                  short_help="Whether one Activation's actions are legal (PA2-PA6, PD1).")
+@commands.command(short_help="Whether one Activation's actions are legal (PA2-PA6).",
+                  epilog=examples("linguo ptr2e activation simple complex   # exits 4: "
+                                  "budget_mixed (PA2)"))
 def activation(steps: Annotated[list[str] | None, typer.Argument(
                    help="The Activation's steps: simple, complex, free, move "
                    "(flags :delay, :pp=N, :priority=X, :interrupt=X).")] = None,
@@ -203,8 +206,8 @@ def _entry(token: str) -> dict[str, Any]:
     return entry
 
 
-@commands.command(epilog=examples("linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95"),
-                  short_help="The order of a batch of Priority/Interrupt declarations (PP).")
+@commands.command(short_help="The order of a batch of declarations (PP4).",
+                  epilog=examples("linguo ptr2e priority a:P2 b:P2 --speed a=80 --speed b=95"))
 def priority(entries: Annotated[list[str], typer.Argument(
                  help="Declarations ACTOR:P<level>, ACTOR:I<level> or ACTOR:fire.")],
              speed: Annotated[list[str] | None, typer.Option(
@@ -238,6 +241,43 @@ def priority(entries: Annotated[list[str], typer.Argument(
         if value is not None:
             request[key] = [c.strip() for c in value.split(",") if c.strip()]
     _run(request, None, None, json_, explain)
+
+
+@commands.command(name="round", short_help="Play a round from a state and a script (PV1-PV8).",
+                  epilog=examples("linguo ptr2e round examples/ptr2e/state.yaml "
+                                  "examples/ptr2e/round.yaml"))
+def round_(state: Annotated[str, typer.Argument(help="State file: round, combatants, "
+                                                 "initiative, pending_triggers (YAML/JSON).")],
+           script: Annotated[str, typer.Argument(
+               help="Script file: stream and script (one round) or rounds; optionally "
+               "rolls and options.")],
+           output: OutputOpt = None, in_place: InPlaceOpt = False,
+           rolls: RollsOpt = None, seed: SeedOpt = None, json_: JsonOpt = False,
+           explain: ExplainOpt = False) -> None:
+    """Play one round (or several) from a state and a script, all or nothing (PV1-PV5):
+    skips, budgets, Priority/Interrupt batches, Delays, free actions, movement, Rush.
+
+    The timeline is printed; with -o FILE or --in-place the state for the next round is
+    written atomically (nothing is written when the round is refused: exit 3 bad input,
+    exit 4 a rules refusal naming its rule ID and refusal code)."""
+    from linguo_cli.rulesets.ptr2e.round_cli import play_round
+
+    play_round(state, script, output=output, in_place=in_place,
+               dice=dice_from_options(rolls, seed), as_json=json_, explain=explain,
+               with_options=with_command_line_options)
+
+
+@commands.command(short_help="The Action Value timeline of a state (PV6, PV7).",
+                  epilog=examples("linguo ptr2e initiative examples/ptr2e/state.yaml --rounds 2"))
+def initiative(state: Annotated[str, typer.Argument(help="State file (YAML/JSON).")],
+               rounds: Annotated[int, typer.Option("--rounds", min=1, max=100,
+                                                   help="How many rounds to show.")] = 1,
+               json_: JsonOpt = False) -> None:
+    """The later rules' Action Value timeline of a state (PV6, PV7): Base AVs, the order
+    of Activations round by round, and the AVs the next round starts with."""
+    from linguo_cli.rulesets.ptr2e.round_cli import show_initiative
+
+    show_initiative(state, rounds, as_json=json_, with_options=with_command_line_options)
 
 
 def mount(app: Any) -> None:

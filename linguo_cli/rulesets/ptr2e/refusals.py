@@ -32,7 +32,7 @@ CODES: dict[str, str] = {
     "not_delayable": "PD1", "delayed_mismatch": "PD4", "delay_not_pending": "PD5",
     "delay_not_due": "PD2", "interrupt_no_trait": "PI1", "trigger_not_found": "PI1",
     "interrupt_extra_step": "PI3", "own_activation": "PI4",
-    "next_activation_overdrawn": "PI5",
+    "next_activation_overdrawn": "PI5", "priority_outside_window": "PP1",
 }
 
 #: The codes of PV4's input checks: exit 3.

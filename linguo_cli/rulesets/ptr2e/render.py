@@ -57,9 +57,34 @@ def _priority(r: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _one_round(r: Mapping[str, Any]) -> list[str]:
+    lines = [f"round {r['round']}"] + [f"  {line}" for line in r["timeline"]]
+    for rec in r["rush"]:
+        lines.append(f"  rush {rec['actor']} {rec['type']}: {_test_line(rec)}, +{rec['bonus']}")
+    for d in r["delays"]:
+        when = f"trigger {d['trigger']!r}" if "trigger" in d else f"level {d['level']}"
+        lines.append(f"  delay {d['delay_id']} ({d['actor']} {d['action']}, {when}): "
+                     f"{d['outcome']}")
+    skipped = ", ".join(f"#{s['index']} {s['actor']}" for s in r["skipped"]) or "none"
+    lines.append(f"  skipped: {skipped}")
+    for name, a in r["allowances"].items():
+        pp = f", pp {a['pp']}" if a["pp"] is not None else ""
+        lines.append(f"  {name}: {_allow(a['movement'])}{pp}, owes {a['owed_skips']} skip(s)")
+    return lines
+
+
+def _round(r: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for one in r.get("rounds") or [r]:
+        lines += _one_round(one)
+    lines.append(f"next: round {r['state_after']['round']}, rolls used "
+                 f"{r.get('rolls_used', [])}")
+    return lines
+
+
 _TEXT: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
     "skill": _skill, "rush": _rush, "move": _move, "activation": _activation,
-    "priority": _priority,
+    "priority": _priority, "round": _round,
 }
 
 
