@@ -197,7 +197,8 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
         stabilized=doc.get("stabilized", False), critical_timer=doc.get("critical_timer"),
         locations=tuple(doc.get("locations", ())),
         ko_window=KoWindow(**doc.get("ko_window", {})),
-        beheading_exception=doc.get("beheading_exception", False))
+        beheading_exception=doc.get("beheading_exception", False),
+        true_max_hp=doc.get("true_max_hp"))
     return CreatureDoc(creature, weapons, key, doc.get("helped_by") is not None)
 
 

@@ -19,6 +19,12 @@ HANDLERS: dict[str, str] = {
     "attack": f"{_PKG}.handlers:resolve_attack_request",
     "modifiers": f"{_PKG}.handlers:resolve_modifiers_request",
     "dc_effect": f"{_PKG}.handlers:resolve_dc_effect_request",
+    "thp": f"{_PKG}.recovery_requests:resolve_thp_request",
+    "heal": f"{_PKG}.recovery_requests:resolve_heal_request",
+    "ko_roll": f"{_PKG}.recovery_requests:resolve_ko_roll_request",
+    "stabilize": f"{_PKG}.recovery_requests:resolve_stabilize_request",
+    "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
+    "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
 }
 
 RULESET = Ruleset(
