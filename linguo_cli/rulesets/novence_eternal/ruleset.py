@@ -29,7 +29,8 @@ HANDLERS: dict[str, str] = {
 
 RULESET = Ruleset(
     name="novence-eternal",
-    title="Novence Eternal: attacks (NO1), DC-based effects (NO2), damage modifiers (ND)",
+    title=("Novence Eternal: attacks (NO1), DC-based effects (NO2), damage modifiers (ND), "
+           "hit points and the KO/Injury machine (NL, NK)"),
     handlers=HANDLERS,
     validator=f"{_PKG}.validation:validate_request",
     renderer=f"{_PKG}.render:emit",
