@@ -176,8 +176,16 @@ class RollKeys:
     bonuses: tuple[int, ...] = ()
 
 
-def skill_check(actor: Creature, skill: str, stat: str, dc: int, keys: RollKeys,
-                dice: DiceSource, options: Options, log: Derivation) -> Check:
+#: NS2: the stat of each skill (Medicine is WIS, the 5E fallback).
+SKILL_STATS = {"perception": "WIS", "insight": "WIS", "medicine": "WIS",
+               "investigation": "INT", "stealth": "DEX", "acrobatics": "DEX",
+               "deception": "CHA", "intimidation": "CHA", "persuasion": "CHA",
+               "performance": "CHA"}
+
+
+def skill_check(actor: Creature, skill: str | None, stat: str, dc: int, keys: RollKeys,
+                dice: DiceSource, options: Options, log: Derivation,
+                proficient: bool | None = None) -> Check:
     """NS2: total = kept d20 + effective ``stat`` (NS1, NK8) + PROF if
     proficient in ``skill`` + bonuses; success iff total >= DC (``dc_rule:
     exceed``: >). NS3: advantage or disadvantage rolls two d20 (both: one).
@@ -186,20 +194,28 @@ def skill_check(actor: Creature, skill: str, stat: str, dc: int, keys: RollKeys,
     two = keys.advantage != keys.disadvantage
     faces: tuple[int, ...] = (dice.roll(20), dice.roll(20)) if two else (dice.roll(20),)
     natural = max(faces) if keys.advantage and two else min(faces)
-    prof = actor.prof if skill in actor.proficient_skills else 0
+    if proficient is None:
+        proficient = skill in actor.proficient_skills
+    prof = actor.prof if proficient else 0
     if actor.injury >= 3 and options.is_("injury_penalty_scope", "all_stats"):
         log.note("NK8", f"{actor.id}: Injury {actor.injury} changes {stat} to "
                  f"{actor.stat(stat, options)}")
+    log.note("NS1", f"{actor.id}: effective {stat} {actor.stat(stat, options)}")
     total = natural + actor.stat(stat, options) + prof + sum(keys.bonuses)
     success = total > dc if options.is_("dc_rule", "exceed") else total >= dc
     crit_fail = options.is_("far_scope", "all_d20") and natural <= 1 + actor.far
+    if actor.far > 0 and not options.is_("far_scope", "all_d20"):
+        log.note("NX6", f"FAR {actor.far} applies to attack rolls only (far_scope)")
     if crit_fail and options.is_("crit_fail_effect", "auto_miss"):
         success = False
         log.note("NX6", f"natural {natural} is a crit fail (far_scope: all_d20)")
+    if keys.advantage and keys.disadvantage:
+        log.note("NS3", "advantage and disadvantage together: one d20")
     if two:
         log.note("NS3", f"{'advantage' if keys.advantage else 'disadvantage'}: "
                  f"d20 {faces[0]}, {faces[1]}: keeps {natural}")
-    log.note("NS2", f"{actor.id}: {skill} ({stat}) {natural} + {actor.stat(stat, options)}"
+    log.note("NS2", f"{actor.id}: {skill or stat} ({stat}) {natural} + "
+             f"{actor.stat(stat, options)}"
              + (f" + PROF {prof}" if prof else "")
              + (f" + {sum(keys.bonuses)}" if keys.bonuses else "")
              + f" = {total} against DC {dc}: {'success' if success else 'failure'}")

@@ -17,7 +17,7 @@ creature after). Faults: ``DocumentError`` (exit 3: ``missing_input``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from linguo_cli.core.derivation import Derivation, Step, rules_of
@@ -29,6 +29,7 @@ from .injury import Track
 from .model import Creature, SecondChances
 from .options import Options, resolve_options
 from .recovery import (
+    SKILL_STATS,
     RollKeys,
     events_of,
     grant_thp,
@@ -38,6 +39,7 @@ from .recovery import (
     refill,
     rest_injury,
     resurrect,
+    skill_check,
     stabilize,
 )
 from .results import creature_view
@@ -109,6 +111,25 @@ class StabilizeResult(CareResult):
     charge: str | None = None
     crit_fail: bool = False
     stabilized: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult(CareResult):
+    """NV5 ``check``: ``actor``, ``stat``, ``skill`` (or null), ``save``,
+    the d20 ``faces``, ``natural``, ``total``, ``dc``, ``success``, the
+    ``charge`` a save spent (NR9) or null, and ``crit_fail`` (NX6)."""
+
+    actor: str = ""
+    stat: str = ""
+    skill: str | None = None
+    save: bool = False
+    faces: tuple[int, ...] = ()
+    natural: int = 0
+    total: int = 0
+    dc: int = 0
+    success: bool = False
+    charge: str | None = None
+    crit_fail: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,3 +360,53 @@ def _party(before: SecondChances | None, after: SecondChances | None,
             if always else OMIT
     return {"before": {"second_chances": {"max": before.max, "pool": before.pool}},
             "after": {"second_chances": {"max": after.max, "pool": after.pool}}}
+
+
+#: NR9: the charge that answers a save of each stat.
+SAVE_CHARGES = {"STR": "parry", "DEX": "dodge", "CON": "guard"}
+
+
+def resolve_check_request(request: Doc, dice: DiceSource) -> CheckResult:
+    """NV3 ``check`` (NS1, NS2, NS3, NS7, NR9, NX6): ``actor`` makes a check
+    of a ``skill`` (its stat, NS2) or a ``stat``, or a save (``save: true``
+    with ``stat``) against ``dc`` with the roll keys: d20 (two with
+    advantage or disadvantage) + effective stat + PROF if proficient (the
+    skill, or the save) + bonuses. A STR, DEX or CON save spends one Parry,
+    Dodge or Guard charge held and rolls with advantage (NR9). A dead or KO
+    actor is refused (``actor_dead``, ``actor_ko``) before any die."""
+    from .model import Refusal
+
+    reading = read(request)
+    actor = named(reading, request["actor"], "actor", "request actor")
+    skill, save = request.get("skill"), bool(request.get("save", False))
+    if (skill is None) == (request.get("stat") is None) or (save and skill is not None):
+        raise DocumentError("bad_input", "NV3", "request skill",
+                            "give exactly one of skill and stat (a save names its stat)")
+    if actor.dead:
+        raise Refusal("actor_dead", "NK12", f"{actor.id} is dead and cannot act")
+    if actor.ko:
+        raise Refusal("actor_ko", "NK1", f"{actor.id} is KO and cannot act")
+    stat = SKILL_STATS[skill] if skill is not None else request["stat"]
+    keys = RollKeys(bool(request.get("advantage", False)),
+                    bool(request.get("disadvantage", False)),
+                    tuple(b["value"] for b in request.get("bonuses", ())))
+    charge = SAVE_CHARGES.get(stat) if save else None
+    if charge is not None and actor.charges.of(charge) > 0:
+        reading.log.note("NR9", f"{actor.id} spends a {charge} charge on its {stat} save: "
+                         "advantage")
+        keys = RollKeys(True, keys.disadvantage, keys.bonuses)
+        reading.after[actor.id] = replace(actor, charges=replace(
+            actor.charges, **{charge: actor.charges.of(charge) - 1}))
+    else:
+        if save:
+            reading.log.note("NR9", f"{actor.id}: no charge held answers its {stat} save")
+        charge = None
+    proficient = stat in actor.proficient_saves if save else skill in actor.proficient_skills
+    if proficient:
+        reading.log.note("NS7", f"{actor.id}: PROF {actor.prof}")
+    check = skill_check(actor, skill, stat, request["dc"], keys, dice, reading.options,
+                        reading.log, proficient=proficient)
+    return _result(CheckResult, "check", reading, actor=actor.id, stat=stat, skill=skill,
+                   save=save, faces=check.faces, natural=check.natural, total=check.total,
+                   dc=check.dc, success=check.success, charge=charge,
+                   crit_fail=check.crit_fail)

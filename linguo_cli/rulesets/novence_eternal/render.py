@@ -214,6 +214,13 @@ def care_lines(plain: Mapping[str, Any]) -> list[str]:
         lines.append(f"{plain['actor']}: KO roll " + (f"d20 {k['face']}: {k['result']}"
                                                        if k["rolled"] else
                                                        f"not made ({k['reason']})"))
+    if kind == "check":
+        what = f"{plain['stat']} save" if plain["save"] else plain["skill"] or plain["stat"]
+        lines.append(f"{plain['actor']}: {what} d20 {', '.join(map(str, plain['faces']))}: "
+                     f"total {plain['total']} against DC {plain['dc']}: "
+                     + ("success" if plain["success"] else "failure")
+                     + (f" (a {plain['charge']} charge spent)" if plain["charge"] else "")
+                     + (" (crit fail)" if plain["crit_fail"] else ""))
     if kind == "stabilize":
         lines.append(f"{plain['actor']}: Medicine d20 {', '.join(map(str, plain['faces']))}: "
                      f"total {plain['total']} against DC {plain['dc']}: "

@@ -25,6 +25,7 @@ HANDLERS: dict[str, str] = {
     "stabilize": f"{_PKG}.recovery_requests:resolve_stabilize_request",
     "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
     "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
+    "check": f"{_PKG}.recovery_requests:resolve_check_request",
 }
 
 RULESET = Ruleset(
