@@ -779,6 +779,74 @@ def _short(row: Row) -> str:
 
 
 
+#: A full NO1 attack of Novence Eternal (issue 19): a proficient ranged shot
+#: with 3 Aim stacks and AP 2 at CRR -25 (one automatic crit and the bonus
+#: die), two damage types, outgoing and incoming modifiers, against a target
+#: holding a Guard charge, THP and armor of levels III and II behind 90 %
+#: cover with cdm 1/2. Seed 1 takes every step: 2 crits, a failed Guard
+#: roll, overpenetration, AP split, penetration, THP then HP.
+NOVENCE_ATTACK: dict[str, Any] = {
+    "ruleset": "novence-eternal", "kind": "attack", "seed": 1,
+    "attacker": {
+        "id": "ayla", "kind": "player", "hp": 30, "max_hp": 30, "stats": {"DEX": 3},
+        "prof": 2, "crr": -25,
+        "modifiers": [{"side": "outgoing", "kind": "ATK", "value": 20},
+                      {"side": "outgoing", "kind": "AFF", "type": "fire", "value": 30}],
+        "weapons": {"rifle": {"name": "rifle", "kind": "ranged", "stat": "DEX", "to_hit": 1,
+                              "proficient": True, "aim": 3, "ap": 2,
+                              "damage": [{"dice": "2d8", "static": 2, "type": "kinetic"},
+                                         {"dice": "1d6", "type": "fire"}]}},
+        "equipped": "rifle"},
+    "target": {
+        "id": "ogre", "kind": "enemy", "hp": 60, "max_hp": 60, "thp": 5, "thp_source": "shield",
+        "stats": {"DEX": 1, "CON": 2}, "charges": {"guard": 1},
+        "modifiers": [{"side": "incoming", "kind": "DEF", "value": 30},
+                      {"side": "incoming", "kind": "RES", "type": "kinetic", "value": 20}],
+        "armor": {"pc_max": 6, "types": {"kinetic": {"level": 3, "res": 10},
+                                         "fire": {"level": 2, "res": 0}}}},
+    "cover": {"p": 90, "cdm": "1/2"},
+}
+
+
+def _linguomancy_attack_with_damage() -> dict[str, Any]:
+    """A golden Linguomancy ``cast`` whose idiom makes an attack roll and
+    deals damage (the Linguomancy attack that applies its damage)."""
+    def attack_and_damage(r: dict[str, Any]) -> bool:
+        effects = [i.get("effect", {}) for i in r.get("idioms", ())]
+        return any("attack" in e and "damage" in e for e in effects)
+    found = templates("cast", attack_and_damage)
+    if not found:
+        raise NotAvailable("no resolvable Linguomancy cast with attack and damage")
+    return found[0]
+
+
+def bench_novence(args: argparse.Namespace) -> list[Row]:
+    """One full NO1 attack in-process, as a ratio to a Linguomancy attack
+    with damage measured in the same run (budget: at most 3x)."""
+    requests = mod("requests")
+    try:
+        from linguo_cli.core import ruleset as rulesets
+        rulesets.get("novence-eternal")
+    except Exception as exc:  # not installed (or an older layout)
+        raise NotAvailable(f"no novence-eternal ruleset: {exc}") from None
+    plain = requests.resolve(json.loads(json.dumps(NOVENCE_ATTACK)))
+    record = plain["attack"]
+    if not (record["landed"] and record["crits"] >= 1 and record["armor"] and record["cover"]):
+        raise NotAvailable("the NO1 figure's attack no longer takes every step")
+    linguo = _linguomancy_attack_with_damage()
+    nov = per_second(lambda: requests.resolve(NOVENCE_ATTACK))
+    lin = per_second(lambda: requests.resolve(linguo))
+    ratio = lin / nov
+    return [
+        Row("novence", "a full NO1 attack resolved in process", fmt_rate(nov), "-", "INFO",
+            nov, higher_better=True),
+        Row("novence", "  Linguomancy attack with damage (cast), same run", fmt_rate(lin), "-",
+            "INFO", lin, higher_better=True),
+        Row("novence", "  NO1 attack / Linguomancy attack (time ratio)", f"{ratio:.2f}x",
+            "<= 3x", mark(ratio <= 3.0), ratio, compared=False),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Main
 
@@ -792,6 +860,7 @@ FIGURES: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "batch": bench_batch,
     "odds": bench_odds,
     "states": bench_states,
+    "novence": bench_novence,
 }
 
 BUDGETS = {
@@ -803,6 +872,7 @@ BUDGETS = {
     "batch": "batch verify >= 2,000 cases/s",
     "odds": "odds with advantage <= 0.3 ms",
     "states": "1,000 entities: <= 1.5 s, <= 150 MB; linear growth",
+    "novence": "NO1 attack <= 3x a Linguomancy attack with damage",
 }
 
 

@@ -366,6 +366,103 @@ def any_request() -> st.SearchStrategy[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------
+# The other installed rulesets (Novence Eternal, PTR 2e, ...): their own
+# schemas, validators and handlers, through the same generator.
+
+
+@cache
+def other_ruleset_kinds() -> tuple[tuple[str, str], ...]:
+    """``(ruleset, kind)`` for every request kind of every installed ruleset
+    but Linguomancy that has its schema ``<kind>-request.schema.json`` (new
+    kinds are fuzzed as soon as they are registered)."""
+    from linguo_cli.core import ruleset as rulesets
+
+    out = []
+    for name, rs in sorted(rulesets.installed().items()):
+        if name == "linguomancy":
+            continue
+        folder = rs.schemas
+        out.extend((name, k) for k in rs.kinds
+                   if folder.joinpath(f"{k}-request.schema.json").is_file())
+    return tuple(out)
+
+
+@cache
+def _ruleset_schemas(name: str) -> Any:
+    from linguo_cli.core import ruleset as rulesets
+    from linguo_cli.io.schema import SchemaSet
+
+    return SchemaSet(rulesets.get(name).schemas)
+
+
+@cache
+def ruleset_requests_of(name: str, kind: str) -> st.SearchStrategy[Any]:
+    """Requests of ``kind`` of ruleset ``name`` from its own schemas, with
+    ``ruleset`` set and no ``rolls``/``seed`` (the test gives the dice)."""
+    schemas = _ruleset_schemas(name)
+    ref = str(schemas.schema(f"{kind}-request")["$id"])
+    res = schemas.registry().resolver(base_uri=ref)
+
+    def fix(req: Any) -> Any:
+        if isinstance(req, dict):
+            req = copy.deepcopy(req)
+            req["ruleset"], req["kind"] = name, kind
+            req.pop("rolls", None)
+            req.pop("seed", None)
+        return req
+
+    return from_schema({"$ref": ref}, res).map(fix)
+
+
+def check_ruleset_resolution(request: Any, seed: int, stats: Counter[str]) -> None:
+    """Validate ``request`` with its ruleset and, when valid, resolve it with
+    seeded dice: only a :class:`LinguoError` may escape (exit 3 with a place
+    or exit 4), and a result replays identically from its ``rolls_used``."""
+    try:
+        requests.validate(Document("request", copy.deepcopy(request)))
+    except InputError as exc:
+        stats["invalid"] += 1
+        assert all(d.place for d in exc.diagnostics), f"no place: {exc.diagnostics[:3]}"
+        return
+    except Exception as exc:
+        raise Escaped(f"validation raised {type(exc).__name__}: {exc}") from exc
+    try:
+        result = to_plain(requests.resolve(copy.deepcopy(request), SeededDice(seed)))
+    except LinguoError as exc:
+        stats[f"exit {exc.code}"] += 1
+        return
+    except Exception as exc:
+        raise Escaped(f"{request.get('ruleset')}/{request.get('kind')}: "
+                      f"{type(exc).__name__}: {exc}") from exc
+    stats["resolved"] += 1
+    _no_nan(result)
+    again = to_plain(requests.resolve(copy.deepcopy(request),
+                                      ScriptedDice(list(result["rolls_used"]))))
+    assert again == result, "not deterministic given the faces"
+
+
+def check_ruleset_text(text: str, stats: Counter[str]) -> None:
+    """A (mutated) request text of another ruleset: loading and validation
+    raise only an :class:`InputError` whose every problem has its place
+    (``<fuzz>:line:col``); a valid one resolves as
+    :func:`check_ruleset_resolution` says."""
+    try:
+        doc = parse(text, NAME)
+        requests.validate(doc)
+    except InputError as exc:
+        stats["refused"] += 1
+        for d in exc.diagnostics:
+            if not PLACE.match(d.place):
+                assert d.place == NAME and any(w in d.message for w in WHOLE_DOCUMENT) or (
+                    d.field == "ruleset"), f"no place: {d}"
+        return
+    except Exception as exc:
+        raise Escaped(f"loading raised {type(exc).__name__}: {exc}") from exc
+    stats["accepted"] += 1
+    check_ruleset_resolution(to_plain(doc.data), 7, stats)
+
+
+# ---------------------------------------------------------------------------
 # Mutations
 
 

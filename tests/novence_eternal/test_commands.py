@@ -23,7 +23,9 @@ def _json(*args: str) -> dict:  # type: ignore[type-arg]
 
 def test_the_ruleset_is_installed_with_its_alias() -> None:
     rs = rulesets.get("novence", aliases=True)
-    assert rs.name == "novence-eternal" and rs.kinds == ("attack", "modifiers", "dc_effect")
+    assert rs.name == "novence-eternal" and rs.kinds[:3] == ("attack", "modifiers", "dc_effect")
+    assert set(rs.kinds[3:]) == {"thp", "heal", "ko_roll", "stabilize", "rest", "resurrect",
+                                "check"}
     assert "novence-eternal" in run_cli("--help").stdout
     assert run_cli("novence", "--help").exit_code == 0
 
@@ -156,9 +158,10 @@ def test_readme_novence_lines_run() -> None:
              if line.startswith("linguo novence")]
     group = _ruleset_group("novence-eternal")
     assert group is not None
-    epilogs = [group.commands[name].epilog or "" for name in ("attack", "modifiers")]
+    names = ("attack", "modifiers", "thp", "heal", "ko-roll", "stabilize", "rest", "resurrect")
+    epilogs = [group.commands[name].epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
-    assert len(lines) == 8
+    assert len(lines) == 10 + len(names)
     for line in lines:
         run = run_cli(*shlex.split(line)[1:])
         assert run.exit_code == 0, (line, run.stderr)

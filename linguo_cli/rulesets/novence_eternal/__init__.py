@@ -3,7 +3,8 @@
 The engine rules are those of ``shared/spec/novence-eternal/RULINGS.md``
 (rule IDs NS, NT, NM, NH, NX, NC, NA, ND, NR, NL, NK, NU, NP, NO, NV). It is
 wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
-``novence``) with the request kinds ``attack`` and ``modifiers``:
+``novence``) with the request kinds ``attack``, ``modifiers``, ``dc_effect``,
+``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect`` and ``check``:
 
 - :mod:`.options`: the Options table as data, with validation (``bad_option``);
 - :mod:`.modifiers`: the damage-modifier pool (ND1-ND8) as exact fractions;
@@ -12,6 +13,9 @@ wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 - :mod:`.armor`: cover and armor (NC1-NC4, NA1-NA6);
 - :mod:`.damage`: damage dice with crit sets and the split into pools;
 - :mod:`.injury`: KO, Injury stacks, damage while KO, dismemberment (NK);
+- :mod:`.recovery`: THP grants, healing, the KO roll, stabilizing, rests,
+  resurrection (NL1, NL3, NL4, NK2, NK7, NK9, NK10, NK13) and checks (NS2), and
+  :mod:`.recovery_requests`, their request kinds and results;
 - :mod:`.attack`: the NO1 pipeline of one AC-based attack on one target;
 - :mod:`.documents`: reading NV3 ``attack`` and ``modifiers`` requests;
 - :mod:`.validation`: the request schemas (``schemas/``);

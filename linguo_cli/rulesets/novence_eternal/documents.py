@@ -112,9 +112,12 @@ class NamedFaces(DiceSource):
 def modifier_entries(items: Sequence[Doc], categories: Mapping[str, Sequence[str]]
                      ) -> tuple[ModEntry, ...]:
     """NV2 modifier entries as :class:`ModEntry`, categories expanded (ND1)."""
-    entries = [ModEntry(e["kind"], e["value"], e.get("category") or e.get("type"),
-                        e.get("side", ""), e.get("crit_only", False), e.get("armor", False),
-                        label=e.get("label")) for e in items]
+    try:
+        entries = [ModEntry(e["kind"], e["value"], e.get("category") or e.get("type"),
+                            e.get("side", ""), e.get("crit_only", False), e.get("armor", False),
+                            label=e.get("label")) for e in items]
+    except ValueError as exc:  # an entry of another kind without its side (ND1)
+        raise DocumentError("missing_input", "NV2", "modifiers side", str(exc)) from None
     return expand_categories(entries, categories)
 
 
@@ -129,6 +132,9 @@ def weapon_of(doc: Doc, key: str, categories: Mapping[str, Sequence[str]],
               catalog: Mapping[str, Doc] | None = None) -> Weapon:
     """An NV2 weapon object (``base`` filled in from the weapons catalog)."""
     if "base" in doc and catalog is not None:
+        if doc["base"] not in catalog:
+            raise DocumentError("bad_input", "NV2", f"weapon {key}.base",
+                                f"no weapon {doc['base']!r} in the weapons catalog")
         doc = {**catalog[doc["base"]], **doc}
     damage = tuple(Component(c["type"], _dice(c.get("dice")), c.get("static", 0))
                    for c in _need(doc, "damage", f"weapon {key}", "NV2"))
@@ -175,6 +181,8 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
     place = f"state combatants.{cid}"
     weapons = {k: weapon_of(w, k, categories, catalog) for k, w in doc.get("weapons", {}).items()}
     key = doc.get("equipped")
+    if key is not None and key not in weapons:
+        raise DocumentError("bad_input", "NV1", f"{place}.equipped", f"no weapon {key!r}")
     unarmed = next((w for w in weapons.values() if w.unarmed), None)
     hidden = doc.get("hidden")
     creature = Creature(
@@ -197,7 +205,8 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
         stabilized=doc.get("stabilized", False), critical_timer=doc.get("critical_timer"),
         locations=tuple(doc.get("locations", ())),
         ko_window=KoWindow(**doc.get("ko_window", {})),
-        beheading_exception=doc.get("beheading_exception", False))
+        beheading_exception=doc.get("beheading_exception", False),
+        true_max_hp=doc.get("true_max_hp"))
     return CreatureDoc(creature, weapons, key, doc.get("helped_by") is not None)
 
 
@@ -212,14 +221,18 @@ def _combatants(request: Doc, categories: Mapping[str, Sequence[str]],
     """The attacker and target: ids of the ``state``, or inline objects."""
     state = request.get("state")
     if state is None:
-        a = creature_of(_need(request, "attacker", "request"), "attacker", categories, catalog)
-        t = creature_of(_need(request, "target", "request"), "target", categories, catalog)
+        for role in ("attacker", "target"):
+            if not isinstance(_need(request, role, "request"), Mapping):
+                raise DocumentError("bad_input", "NV3", f"request {role}",
+                                    "without state, give a combatant object")
+        a = creature_of(request["attacker"], "attacker", categories, catalog)
+        t = creature_of(request["target"], "target", categories, catalog)
         return a, t, request
     by_id = {c["id"]: c for c in state["combatants"]}
     found = []
     for role in ("attacker", "target"):
         cid = _need(request, role, "request")
-        if cid not in by_id:
+        if not isinstance(cid, str) or cid not in by_id:
             raise DocumentError("bad_input", "NV3", f"request {role}", f"no combatant {cid!r}")
         found.append(creature_of(by_id[cid], cid, categories, catalog))
     return found[0], found[1], state
@@ -265,7 +278,25 @@ def attack_request(request: Doc, cli_options: Doc | None = None
         restricting=_restricting(catalogs), new_window=request.get("new_window", False),
         second_chances=SecondChances(chances["max"], chances.get("pool", chances["max"]))
         if chances else None)
+    damage_faces_within(sum(c.dice[0] for c in weapon.damage if c.dice),
+                        max(0, -spec.attacker.crr) // 20 + 2, "request weapon.damage")
     return spec, options, key
+
+
+#: At most this many damage faces for one attack or effect (every crit set and
+#: every target included): more is refused (bad_input) before any die.
+MAX_DAMAGE_FACES = 100_000
+
+
+def damage_faces_within(per_set: int, sets: int, place: str) -> None:
+    """Refuse (``bad_input``, exit 3, NV3) a damage roll of ``per_set`` dice
+    that may be rolled ``sets`` times (an attack: 1 + its most crits, g + 1
+    at CRR <= -20, NX2, NX5; an effect: its targets under per_target) when
+    that exceeds :data:`MAX_DAMAGE_FACES`."""
+    if per_set * sets > MAX_DAMAGE_FACES:
+        raise DocumentError("bad_input", "NV3", place,
+                            f"{per_set} damage dice rolled up to {sets} times is more than "
+                            f"{MAX_DAMAGE_FACES:,} faces")
 
 
 def _range_keys(request: Doc, has_map: bool) -> None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .documents import Doc, DocumentError, _cover, creature_of, modifier_entries
+from .documents import (
+    Doc,
+    DocumentError,
+    _cover,
+    creature_of,
+    damage_faces_within,
+    modifier_entries,
+)
 from .effect import EffectSpec, EffectTarget
 from .model import Component, Creature, SecondChances
 from .options import Options, resolve_options
@@ -93,4 +100,7 @@ def dc_effect_request(request: Doc) -> tuple[EffectSpec, Options]:
         new_window=bool(request.get("new_window", False)), categories=categories,
         second_chances=SecondChances(chances["max"], chances.get("pool", chances["max"]))
         if chances else None, dc_text=dc_text)
+    damage_faces_within(sum(c.dice[0] for c in spec.damage if c.dice),
+                        1 if options.is_("aoe_damage_roll", "shared") else len(spec.targets),
+                        "request damage")
     return spec, options

@@ -189,6 +189,8 @@ class Creature:
     locations: tuple[str, ...] = ()
     ko_window: KoWindow = KoWindow()
     beheading_exception: bool = False
+    #: NL1: the true max HP, ``None`` when it equals ``max_hp`` (the modified max).
+    true_max_hp: int | None = None
 
     @property
     def on_track(self) -> bool:

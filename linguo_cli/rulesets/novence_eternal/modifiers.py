@@ -31,6 +31,7 @@ from fractions import Fraction
 from math import floor
 
 from linguo_cli.core.derivation import Derivation
+from linguo_cli.core.errors import Diagnostic, InputError
 
 from .exact import Exact, exact, exact_text
 from .options import DEFAULTS, Options
@@ -120,12 +121,27 @@ class PoolResult:
     exact: Exact
 
 
+#: ND5's halvings are bounded so that every exact multiplier can be written
+#: out (2^10000 has 3,011 digits): a net mitigation T above 50 x 10,001 is
+#: refused (exit 3) rather than printed as a fraction of thousands of digits.
+MAX_HALVINGS = 10_000
+
+
 def multiplier_of(t: Fraction) -> tuple[Fraction, int]:
     """ND5: ``(M(T), k)``. T <= 0: M = 1 - T/100 (amplification). T > 0: while
     T > 50, subtract 50 and count a halving k; M = (1/2)^k × (1 - T/100).
-    So 20 -> 4/5, 50 -> 1/2, 95 -> 11/40, 100 -> 1/4, 120 -> 1/5, -30 -> 13/10."""
+    So 20 -> 4/5, 50 -> 1/2, 95 -> 11/40, 100 -> 1/4, 120 -> 1/5, -30 -> 13/10.
+    Raises ``InputError`` (exit 3, ``bad_input``) when k would exceed
+    :data:`MAX_HALVINGS`."""
     if t <= 0:
         return 1 - t / 100, 0
+    if t > 50 * (MAX_HALVINGS + 1):
+        err = InputError(Diagnostic("request modifiers", "modifiers",
+                                    f"a net mitigation T of {float(t):,.0f} needs more than "
+                                    f"{MAX_HALVINGS:,} halvings (ND5), beyond the exact output"))
+        err.refusal = "bad_input"  # type: ignore[attr-defined]
+        err.rule = "NV3"  # type: ignore[attr-defined]
+        raise err
     k = 0
     while t > 50:
         t -= 50

@@ -33,7 +33,8 @@ def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     options, with ``explain`` every ``[rule] step``, and the faces used."""
     kind = plain.get("kind")
     lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
-             if kind == "dc_effect" else modifiers_lines(plain))
+             if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
+             else care_lines(plain))
     options = plain.get("options") or {}
     if options:
         lines.append("options: " + ", ".join(f"{k}={_value(v)}" for k, v in options.items()))
@@ -192,3 +193,49 @@ def final_multiplier(plain: Mapping[str, Any]) -> str:
     if not total:
         return "1"
     return _text(_fraction(plain["exact"]) / total)
+
+
+def care_lines(plain: Mapping[str, Any]) -> list[str]:
+    """``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect``:
+    the kind's outcome, then each creature touched with its HP in NL1's
+    notation, its Injury and its events."""
+    kind = plain.get("kind")
+    lines: list[str] = []
+    if kind == "heal" and plain.get("roll"):
+        r = plain["roll"]
+        lines.append(f"healing roll {r['dice']}: {', '.join(map(str, r['faces']))}"
+                     + (f" + {r['static']}" if r["static"] else "") + f" = {r['total']}")
+    if kind == "thp":
+        lines.extend(f"{t['target']}: grant {t['granted']}: keeps the {t['kept']} THP "
+                     f"({t['thp_after']}" + (f" from {t['source_after']}" if t["source_after"]
+                                             else "") + ")" for t in plain["targets"])
+    if kind == "ko_roll":
+        k = plain["ko_roll"]
+        lines.append(f"{plain['actor']}: KO roll " + (f"d20 {k['face']}: {k['result']}"
+                                                       if k["rolled"] else
+                                                       f"not made ({k['reason']})"))
+    if kind == "check":
+        what = f"{plain['stat']} save" if plain["save"] else plain["skill"] or plain["stat"]
+        lines.append(f"{plain['actor']}: {what} d20 {', '.join(map(str, plain['faces']))}: "
+                     f"total {plain['total']} against DC {plain['dc']}: "
+                     + ("success" if plain["success"] else "failure")
+                     + (f" (a {plain['charge']} charge spent)" if plain["charge"] else "")
+                     + (" (crit fail)" if plain["crit_fail"] else ""))
+    if kind == "stabilize":
+        lines.append(f"{plain['actor']}: Medicine d20 {', '.join(map(str, plain['faces']))}: "
+                     f"total {plain['total']} against DC {plain['dc']}: "
+                     + ("stabilized" if plain["stabilized"] else
+                        "success" if plain["success"] else "failure"))
+    if kind == "resurrect":
+        lines.append(f"{plain['target']}: resurrected, d10 {plain['face']}: Injury "
+                     f"{plain['injury']}" + (", KO" if plain["ko"] else ""))
+    if kind == "rest" and plain["party"]["after"].get("second_chances"):
+        sc = plain["party"]["after"]["second_chances"]
+        lines.append(f"Second Chances: {sc['pool']} of {sc['max']}")
+    for cid, c in plain.get("combatants", {}).items():
+        events = ", ".join(c["events"])
+        lines.append(f"{cid}: HP {plain['hp'][cid]}; Injury {c['after']['injury']}"
+                     + ("; KO" if c["after"]["ko"] else "") + ("; dead" if c["after"]["dead"]
+                                                                else "")
+                     + (f"; {events}" if events else ""))
+    return lines

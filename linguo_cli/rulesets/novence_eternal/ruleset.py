@@ -19,11 +19,18 @@ HANDLERS: dict[str, str] = {
     "attack": f"{_PKG}.handlers:resolve_attack_request",
     "modifiers": f"{_PKG}.handlers:resolve_modifiers_request",
     "dc_effect": f"{_PKG}.handlers:resolve_dc_effect_request",
+    "thp": f"{_PKG}.recovery_requests:resolve_thp_request",
+    "heal": f"{_PKG}.recovery_requests:resolve_heal_request",
+    "ko_roll": f"{_PKG}.recovery_requests:resolve_ko_roll_request",
+    "stabilize": f"{_PKG}.recovery_requests:resolve_stabilize_request",
+    "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
+    "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
+    "check": f"{_PKG}.recovery_requests:resolve_check_request",
 }
 
 RULESET = Ruleset(
     name="novence-eternal",
-    title="Novence Eternal: attacks, effects, modifiers",
+    title="Novence Eternal: attacks, effects, hit points, KO",
     handlers=HANDLERS,
     validator=f"{_PKG}.validation:validate_request",
     renderer=f"{_PKG}.render:emit",

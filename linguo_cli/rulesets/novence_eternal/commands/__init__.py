@@ -1,12 +1,14 @@
 """Novence Eternal's commands: ``linguo novence-eternal attack`` and
-``linguo novence-eternal modifiers`` (alias ``linguo novence ...``)."""
+``linguo novence-eternal modifiers``, and hit points and the KO/Injury
+machine (``thp``, ``heal``, ``ko-roll``, ``stabilize``, ``rest``,
+``resurrect``) (alias ``linguo novence ...``)."""
 
 from typing import Any
 
-from linguo_cli.rulesets.novence_eternal.commands import one_off
+from linguo_cli.rulesets.novence_eternal.commands import care, one_off
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off,)
+MODULES = (one_off, care)
 
 
 def mount(app: Any) -> None:
