@@ -5,7 +5,8 @@ rule IDs PA, PP, PI, PD, PM, PR, PS, PV).
 It resolves one-off rulings: the d100 skill test (``skill``, PS), a Rush
 (``rush``, PR), a movement ledger (``move``, PM), an Activation's legality
 (``activation``, PA) and the order of a batch of declarations
-(``priority``, PP4); and whole rounds from a state and a script
+(``priority``, PP4); the exact odds of a skill test or
+a Rush (``odds``, :mod:`.odds`); and whole rounds from a state and a script
 (``round``, PV1-PV8: :mod:`.round_request`, :mod:`.round_play`, :mod:`.av`).
 Announced in ``pyproject.toml`` as
 ``ptr2e = "linguo_cli.rulesets.ptr2e:RULESET"``; importing this package
@@ -26,6 +27,7 @@ HANDLERS: dict[str, str] = {
     "activation": f"{_PKG}.declarations:resolve_activation",
     "priority": f"{_PKG}.declarations:resolve_priority",
     "round": f"{_PKG}.round_request:resolve_round",
+    "odds": f"{_PKG}.odds:resolve_odds",
 }
 
 #: PTR 2e as linguo sees it (canonical name ``ptr2e``, alias ``ptr``).

@@ -1,4 +1,4 @@
-"""``linguo ptr2e skill|rush|move|activation|priority``: one-off rulings
+"""``linguo ptr2e skill|rush|move|activation|priority|round|initiative|odds``: one-off rulings
 built from options into the same requests ``linguo resolve`` reads.
 
 No ``from __future__ import annotations``: Typer reads the signatures.
@@ -280,6 +280,75 @@ def initiative(state: Annotated[str, typer.Argument(help="State file (YAML/JSON)
     show_initiative(state, rounds, as_json=json_, with_options=with_command_line_options)
 
 
+# ---------------------------------------------------------------------------
+# Exact odds: no die is rolled
+
+odds_app = typer.Typer(
+    name="odds",
+    help="Exact odds of each degree of a skill test and of each Rush bonus (fractions and "
+    "percentages, no die rolled; PS1-PS3, PR2, PR5).\n\n"
+    + examples("linguo ptr2e odds skill --skill 55 --cr challenging"),
+    short_help="Exact odds of a skill test or a Rush (no die rolled).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+commands.add_typer(odds_app, name="odds")
+
+
+def _run_odds(test: dict[str, Any], json_: bool, explain: bool) -> None:
+    _run({"kind": "odds", "test": test}, None, None, json_, explain)
+
+
+@odds_app.command("skill", short_help="Exact odds of each degree of a skill test (PS1-PS3).",
+                  epilog=examples("linguo ptr2e odds skill --skill 55 --cr challenging",
+                                  "linguo ptr2e odds skill --skill running=55 --json"))
+def odds_skill(skill_: Annotated[str, typer.Option(
+                   "--skill", help="The skill's value N, or NAME=N (running=55).")],
+               cr: CrOpt = None, mod: ModOpt = 0, json_: JsonOpt = False,
+               explain: ExplainOpt = False) -> None:
+    """The exact probability of success, failure and each degree of a d100 skill test
+    (PS1-PS3), every face 1-100 through the skill test's own rules; no die is rolled."""
+    test: dict[str, Any] = {"kind": "skill"}
+    if "=" in skill_:
+        name, value = next(iter(_pairs([skill_], "--skill").items()))
+        test.update(skill=name, value=value)
+    else:
+        test["value"] = next(iter(_pairs([f"skill={skill_}"], "--skill").values()))
+    if cr is not None:
+        test["cr"] = cr
+    if mod:
+        test["mod"] = mod
+    _run_odds(test, json_, explain)
+
+
+@odds_app.command("rush", short_help="Exact odds of each bonus of a Rush (PR1, PR2, PR5).",
+                  epilog=examples("linguo ptr2e odds rush --score overland=10 "
+                                  "--skill running=55 --type overland"))
+def odds_rush(type_: Annotated[str, typer.Option("--type", help="The movement type to Rush.")],
+              score: ScoreOpt = None, skill_: SkillsOpt = None,
+              rush_skill: RushSkillOpt = None, cr: CrOpt = None, mod: ModOpt = 0,
+              pp: PpOpt = None,
+              pp_boost: Annotated[int | None, typer.Option(
+                  "--pp-boost",
+                  help="Power Points spent on the Rush (PR5, rush_yield: per_two_dos).")
+              ] = None,
+              json_: JsonOpt = False, explain: ExplainOpt = False) -> None:
+    """The exact probability of each degree and each bonus of a Rush, and its expected
+    bonus (PR1, PR2, PR5, PS1-PS3); no die is rolled."""
+    test: dict[str, Any] = {"kind": "rush", **_creature(score, skill_, rush_skill, pp),
+                            "type": type_}
+    for key, value in (("cr", cr), ("pp_boost", pp_boost)):
+        if value is not None:
+            test[key] = value
+    if mod:
+        test["mod"] = mod
+    _run_odds(test, json_, explain)
+
+
 def mount(app: Any) -> None:
-    """Add the PTR 2e commands to the Typer ``app`` (``linguo ptr2e ...``)."""
+    """Add the PTR 2e commands and the ``odds`` group to the Typer ``app``
+    (``linguo ptr2e ...``)."""
     app.registered_commands.extend(commands.registered_commands)
+    app.registered_groups.extend(commands.registered_groups)

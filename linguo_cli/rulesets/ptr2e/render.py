@@ -82,9 +82,29 @@ def _round(r: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _chances(label: str, ladder: list[Mapping[str, Any]], key: str) -> str:
+    return ", ".join(f"{label}{c[key]} {c['probability']} ({c['percent']}%)" for c in ladder)
+
+
+def _odds(r: Mapping[str, Any]) -> list[str]:
+    t = r["test"]
+    name = f"{t['skill']} {t['value']}" if t.get("skill") else f"skill {t['value']}"
+    mod = f" {t['mod']:+d}" if t.get("mod") else ""
+    head = f"Rush {t['type']}: " if t["kind"] == "rush" else ""
+    lines = [f"{head}{name}, {t['cr']}{mod}: DC {t['dc']}"]
+    for word, key, label in (("success", "dos", "DoS "), ("failure", "dof", "DoF ")):
+        c = r[word]
+        lines.append(f"{word} {c['probability']} ({c['percent']}%)"
+                     + (": " + _chances(label, r[key], "degree") if r[key] else ""))
+    if "bonus" in r:
+        lines.append("bonus " + _chances("+", r["bonus"], "bonus")
+                     + f"; expected +{r['expected_bonus']}")
+    return lines
+
+
 _TEXT: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
     "skill": _skill, "rush": _rush, "move": _move, "activation": _activation,
-    "priority": _priority, "round": _round,
+    "priority": _priority, "round": _round, "odds": _odds,
 }
 
 

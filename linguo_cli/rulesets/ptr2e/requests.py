@@ -29,7 +29,7 @@ from linguo_cli.rulesets.ptr2e.rush import MAX_PP_BOOST, RushRecord, rush, skill
 from linguo_cli.rulesets.ptr2e.skill import D100, cr_modifier, skill_test
 
 #: The request kinds of this slice, each with its schema file.
-KINDS = ("skill", "rush", "move", "activation", "priority", "round")
+KINDS = ("skill", "rush", "move", "activation", "priority", "round", "odds")
 
 
 # ---------------------------------------------------------------------------
