@@ -18,11 +18,12 @@ Pure: entities are frozen values.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import ScriptedDice
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy import idioms as idioms_
 from linguo_cli.rulesets.linguomancy.model import Entity
@@ -264,4 +265,4 @@ def one_off_hands_free(entities: Mapping[str, Entity], caster: str,
 
     engine = turn.TurnEngine(entities, ScriptedDice([]), idioms=catalog)
     e = entities[caster]
-    return turn.hands_free(replace(e, hands_spent=0), engine.costs(e))
+    return turn.hands_free(evolve(e, hands_spent=0), engine.costs(e))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 from linguo_cli.core import conditions as core
 from linguo_cli.core.conditions import Condition, gain, names, remove
 from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy import packaged
 from linguo_cli.rulesets.linguomancy.model import Entity
 
@@ -231,7 +232,7 @@ class Catalog(core.Catalog[ConditionDef]):
         found = self.held(held, _NONE)
         if not held:
             return found.effects
-        return replace(found.effects, conditions=found.conditions,
+        return evolve(found.effects, conditions=found.conditions,
                        unenforced=found.unenforced, unknown=found.unknown)
 
     def as_list(self) -> list[dict[str, Any]]:

@@ -10,9 +10,8 @@ functions are the shared pieces of :mod:`linguo_cli.rulesets.linguomancy.hp`
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from linguo_cli.core.derivation import Step
+from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity
 
 #: Sources of an Unconscious condition that dropping to 0 HP gives, and that
@@ -55,7 +54,7 @@ def die(entity: Entity, cause: str, resurrection: str | None = None
     they were (they are not conditions of the state). Raises nothing.
     """
     events = ["dies", *(f"condition_ends:{c.name}" for c in entity.conditions)]
-    dead = replace(entity, hp=0, dead=True, death_cause=cause, resurrection=resurrection,
+    dead = evolve(entity, hp=0, dead=True, death_cause=cause, resurrection=resurrection,
                    conditions=())
     return dead, events
 
@@ -94,7 +93,7 @@ def knock_out(e: Entity, events: list[str], steps: list[Step]) -> Entity:
                             "it stays at 0 HP, Unconscious and Stable"
                             + (" (no longer Dying)" if e.has("Dying") else "")
                             + ", counts 0"))
-    return replace(e, hp=0, conditions=conds, death_successes=0, death_failures=0)
+    return evolve(e, hp=0, conditions=conds, death_successes=0, death_failures=0)
 
 
 def start_dying(e: Entity, events: list[str], steps: list[Step], rule: str) -> Entity:
@@ -106,7 +105,7 @@ def start_dying(e: Entity, events: list[str], steps: list[Step], rule: str) -> E
         events.append("falls_unconscious")
     events.append("starts_dying")
     conds = with_condition(with_condition(e.conditions, "Dying", "dying"), "Unconscious", "dying")
-    return replace(e, conditions=conds, death_successes=0, death_failures=0)
+    return evolve(e, conditions=conds, death_successes=0, death_failures=0)
 
 
 def regained_conditions(entity: Entity) -> tuple[Condition, ...]:

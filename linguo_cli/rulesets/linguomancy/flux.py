@@ -31,12 +31,13 @@ dice (rolled once, and only when some target takes damage or healing).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.core.results import OMIT
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy import idioms as idioms_
@@ -230,7 +231,7 @@ def _check_upcast_dice(idiom: idioms_.Idiom, plan: CastPlan) -> None:
 def _pay(work: _Cast) -> None:
     """F1, F4: the caster's Flux after the cast (0 when overclocking)."""
     work.events[work.caster] = ["casts"]
-    work.out[work.caster] = replace(work.c0, flux=work.plan.flux_after)
+    work.out[work.caster] = evolve(work.c0, flux=work.plan.flux_after)
     if work.plan.overclocked:
         work.events[work.caster].append("overclocks")
 
@@ -410,7 +411,7 @@ def _maintain(work: _Cast) -> tuple[bool, str | None]:
     idiom, caster = work.idiom, work.out[work.caster]
     why = _not_maintained(idiom, caster, work.opts.maintain, work.hands)
     if idiom.maintainable and why is None:
-        work.out[work.caster] = replace(caster, maintained=caster.maintained
+        work.out[work.caster] = evolve(caster, maintained=caster.maintained
                                         + (Maintained(idiom.name),))
         work.events[work.caster].append("starts_maintaining")
         work.log.note("P6", f"{idiom.name} is maintainable: {work.caster} maintains it (Hand "
@@ -562,8 +563,8 @@ def resolve_cast_request(request: Mapping[str, Any], dice: DiceSource) -> CastRe
     notes = _condition_notes(entities[caster], cond)
     if notes.steps:  # C2: the caster's conditions without an enforced effect, said first
         notes.extend(result.explanation)
-        result = replace(result, rules=notes.rules, explanation=tuple(notes.steps))
-    return replace(result, state=state_after(request["state"], new))
+        result = evolve(result, rules=notes.rules, explanation=tuple(notes.steps))
+    return evolve(result, state=state_after(request["state"], new))
 
 
 def _condition_notes(caster: Entity, catalog: conditions_.Catalog) -> Derivation:

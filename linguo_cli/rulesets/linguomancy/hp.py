@@ -14,12 +14,13 @@ JSON record of what happened to the entity (a :class:`Change`: ``before``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from linguo_cli.core.derivation import Step
 from linguo_cli.core.dice import DiceSource, face_record
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import amount_rules, dying
 from linguo_cli.rulesets.linguomancy.model import Entity, state_fields
@@ -224,7 +225,7 @@ def apply_damage(
 
     absorbed = min(entity.temp_hp, dealt)
     to_hp = dealt - absorbed
-    e = replace(entity, temp_hp=entity.temp_hp - absorbed)
+    e = evolve(entity, temp_hp=entity.temp_hp - absorbed)
     if absorbed:
         steps.append(Step("H1", f"temporary HP {entity.temp_hp} absorb {absorbed}; "
                                 f"{to_hp} left for HP"))
@@ -233,7 +234,7 @@ def apply_damage(
     if entity.hp > 0:
         lost = min(entity.hp, to_hp)
         leftover = to_hp - lost
-        e = replace(e, hp=entity.hp - lost)
+        e = evolve(e, hp=entity.hp - lost)
         details.update(hp_lost=lost, leftover=leftover)
         steps.append(Step("H1", f"HP {entity.hp} - {lost} = {e.hp}"
                           + (f"; {leftover} damage left over" if leftover else "")))
@@ -284,7 +285,7 @@ def _lethal_at_zero(e: Entity, to_hp: int, critical: bool, events: list[str],
     if e.has("Stable"):
         steps.append(Step("H7", "a Stable entity that takes damage becomes Dying again, "
                                 "counts at 0"))
-        e = dying.start_dying(replace(e, conditions=dying.without(e.conditions, "Stable")),
+        e = dying.start_dying(evolve(e, conditions=dying.without(e.conditions, "Stable")),
                          events, steps, "H7")
     elif not e.has("Dying"):
         # Neither Dying nor Stable at 0 HP: H5 makes it Dying before H7's failure.
@@ -300,7 +301,7 @@ def _lethal_at_zero(e: Entity, to_hp: int, critical: bool, events: list[str],
                             f"{' (absorbed by temporary HP)' if to_hp == 0 else ''}: "
                             f"{added} death-save failure{'s' if added > 1 else ''} "
                             f"({e.death_failures} -> {failures})"))
-    e = replace(e, death_failures=failures)
+    e = evolve(e, death_failures=failures)
     if failures >= dying.DEATH_SAVE_LIMIT:
         steps.append(Step("H6", "three death-save failures: dies"))
         e = dying.record_death(e, "death_saves", events, steps)
@@ -353,7 +354,7 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
                                    "(6 is death): lower its Exhaustion before resurrecting it",
                              {"entity": entity.id, "exhaustion": entity.exhaustion})
         hp = entity.max_hp if full else min(max(amount or 0, 1), entity.max_hp)
-        e = replace(entity, dead=False, death_cause=None, resurrection=None, hp=hp,
+        e = evolve(entity, dead=False, death_cause=None, resurrection=None, hp=hp,
                     conditions=dying.regained_conditions(entity), death_successes=0,
                     death_failures=0)
         events.append("returns_to_life")
@@ -372,9 +373,9 @@ def apply_healing(entity: Entity, amount: int | None, *, tick: Tick | None = Non
         steps.append(Step("H3", f"HP {entity.hp} + {amount} = {target_hp}"
                           + (f" (capped at max HP {entity.max_hp})" if capped else "")
                           + ("; temporary HP unchanged" if entity.temp_hp else "")))
-    e = replace(entity, hp=target_hp)
+    e = evolve(entity, hp=target_hp)
     if entity.hp == 0 and gained > 0:
-        e = replace(e, conditions=dying.regained_conditions(entity), death_successes=0,
+        e = evolve(e, conditions=dying.regained_conditions(entity), death_successes=0,
                     death_failures=0)
         steps.append(dying.h8_step(entity, e))
         if dying.wakes(entity, e):
@@ -419,7 +420,7 @@ def grant_temp_hp(entity: Entity, amount: int, keep: str = "larger"
     if entity.hp == 0:
         steps.append(Step("H3", "temporary HP at 0 HP: it does not wake nor become Stable"))
     details["kept"] = chosen
-    e = replace(entity, temp_hp=new_temp)
+    e = evolve(entity, temp_hp=new_temp)
     return e, _report(entity, e, [], steps, TempHpChange, details)
 
 
@@ -445,7 +446,7 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
     details: dict[str, Any] = {"face": face_record(20, face), "natural": face}
     e = entity
     if face == 20:
-        e = replace(entity, hp=min(1, entity.max_hp), conditions=dying.regained_conditions(entity),
+        e = evolve(entity, hp=min(1, entity.max_hp), conditions=dying.regained_conditions(entity),
                     death_successes=0, death_failures=0)
         details["outcome"] = "natural_20"
         events.append("death_save_success")
@@ -460,11 +461,11 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
         events.append("death_save_success")
         steps.append(Step("H6", f"death save {face} >= 10: success ({entity.death_successes}"
                                 f" -> {successes})"))
-        e = replace(entity, death_successes=min(successes, dying.DEATH_SAVE_LIMIT))
+        e = evolve(entity, death_successes=min(successes, dying.DEATH_SAVE_LIMIT))
         if successes >= dying.DEATH_SAVE_LIMIT:
             conds = dying.with_condition(dying.without(entity.conditions, "Dying"), "Stable",
                                          "dying")
-            e = replace(e, conditions=conds, death_successes=0, death_failures=0)
+            e = evolve(e, conditions=conds, death_successes=0, death_failures=0)
             events.append("stable")
             steps.append(Step("H6", "three successes: Stable (still Unconscious), counts "
                                     "reset"))
@@ -476,7 +477,7 @@ def roll_death_save(entity: Entity, dice: DiceSource) -> tuple[Entity, EntityRep
     steps.append(Step("H6", f"death save {face}"
                       + (": natural 1, two failures" if added == 2 else " < 10: failure")
                       + f" ({entity.death_failures} -> {failures})"))
-    e = replace(entity, death_failures=failures)
+    e = evolve(entity, death_failures=failures)
     if failures >= dying.DEATH_SAVE_LIMIT:
         steps.append(Step("H6", "three failures: dies"))
         e = dying.record_death(e, "death_saves", events, steps)

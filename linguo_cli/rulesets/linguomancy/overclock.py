@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.core.results import OMIT, _Omit
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy import dying, packaged
@@ -206,7 +207,7 @@ def _gain_exhaustion(e: Entity, row: OverclockRow, events: list[str], log: Deriv
     before = e.exhaustion
     total = before + row.exhaustion
     after = min(total, DEATH_EXHAUSTION)
-    e = replace(e, exhaustion=after)
+    e = evolve(e, exhaustion=after)
     events.append("gains_exhaustion")
     log.note("F5", f"Exhaustion {before} + {row.exhaustion} = {total}"
                    + (f" (held as {after})" if after != total else ""))

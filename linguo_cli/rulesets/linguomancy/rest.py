@@ -28,12 +28,13 @@ The request handler of kind ``rest`` (registered in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
+from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy import conditions as conditions_
 from linguo_cli.rulesets.linguomancy.damage import EntityReport, apply_healing, state_entities
 from linguo_cli.rulesets.linguomancy.model import Condition, Entity, state_fields
@@ -98,7 +99,7 @@ def _regain_flux(entity: Entity, amount: int, steps: list[Step]) -> tuple[Entity
     steps.append(Step("H9", f"rest: regains up to {amount} Flux (input)"))
     steps.append(Step("F1", f"Flux {entity.flux} + {amount} = {new_flux}"
                       + (f" (capped at flux_max {entity.flux_max})" if capped else "")))
-    return replace(entity, flux=new_flux), new_flux - entity.flux
+    return evolve(entity, flux=new_flux), new_flux - entity.flux
 
 
 def _remove_exhaustion(entity: Entity, amount: int, steps: list[Step]) -> tuple[Entity, int]:
@@ -110,7 +111,7 @@ def _remove_exhaustion(entity: Entity, amount: int, steps: list[Step]) -> tuple[
     steps.append(Step("F5", f"Exhaustion tiers {entity.exhaustion} -> "
                             f"{entity.exhaustion - removed}"
                       + (" (never below 0)" if amount > entity.exhaustion else "")))
-    return replace(entity, exhaustion=entity.exhaustion - removed), removed
+    return evolve(entity, exhaustion=entity.exhaustion - removed), removed
 
 
 def _long_rest_ends(entity: Entity, catalog: conditions_.Catalog, steps: list[Step],
@@ -137,7 +138,7 @@ def _long_rest_ends(entity: Entity, catalog: conditions_.Catalog, steps: list[St
                    else "its catalog entry does not end it on a long rest"
                         + (f" from source {c.source}" if c.source else ""))
             steps.append(Step("C2", f"{c.name} stays: {why}"))
-    return replace(entity, temp_hp=0, conditions=tuple(kept)), temp, ended
+    return evolve(entity, temp_hp=0, conditions=tuple(kept)), temp, ended
 
 
 def rest_entity(entity: Entity, given: RestInput, *, long: bool,
