@@ -44,7 +44,8 @@ def sync(source: Path, copy: Path) -> list[str]:
 
 
 #: Each ruleset of the source tree: (its package folder, its suite folder name).
-RULESETS = (("linguomancy", "linguomancy"), ("novence_eternal", "novence-eternal"))
+RULESETS = (("linguomancy", "linguomancy"), ("novence_eternal", "novence-eternal"),
+            ("ptr2e", "ptr2e"))
 
 
 def main() -> int:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from linguo_cli.cli.options import ExplainOpt, JsonOpt, SeedOpt, run_request
+from linguo_cli.cli.options import ExplainOpt, JsonOpt, SeedOpt, examples, run_request
 from linguo_cli.rulesets.novence_eternal.commands import parse
 
 commands = typer.Typer()
@@ -48,8 +48,9 @@ def _run(kind: str, fields: dict[str, Any], *, rolls: str | None = None,
                 dice=parse.dice(rolls, seed))
 
 
-@commands.command(epilog="Example: linguo novence thp --thp 4 --held-from Bless --grant 30 "
-                  "--source shield")
+@commands.command(epilog=examples("linguo novence thp --thp 4 --held-from Bless --grant 30 "
+                                  "--source shield"),
+                  short_help="A THP grant (NL3): one source at a time.")
 def thp(
     grant: Annotated[int, typer.Option("--grant", min=0, max=1_000_000,
                                        help="The THP granted (NL3).")],
@@ -69,8 +70,9 @@ def thp(
          explain=explain)
 
 
-@commands.command(epilog="Example: linguo novence heal --hp 40 --max-hp 50 --true-max-hp 60 "
-                  "--amount 15")
+@commands.command(epilog=examples("linguo novence heal --hp 40 --max-hp 50 --true-max-hp 60 "
+                                  "--amount 15"),
+                  short_help="Healing up to the modified max HP (NL4).")
 def heal(
     hp: HpOpt, max_hp: MaxHpOpt = None,
     true_max_hp: Annotated[int | None, typer.Option(
@@ -109,7 +111,8 @@ def _roll(text: str) -> dict[str, Any]:
         raise typer.BadParameter(f"{text!r}: NdS or NdS+K", param_hint="'--roll'") from None
 
 
-@commands.command("ko-roll", epilog="Example: linguo novence ko-roll --injury 4 --rolls 9,1")
+@commands.command("ko-roll", epilog=examples("linguo novence ko-roll --injury 4 --rolls 9,1"),
+                  short_help="The start-of-turn KO roll of a KO creature (NK2).")
 def ko_roll(
     injury: InjuryOpt = 0,
     stabilized: Annotated[bool, typer.Option("--stabilized", help="Stabilized (NK7).")] = False,
@@ -125,8 +128,9 @@ def ko_roll(
     _run("ko_roll", {"actor": actor}, rolls=rolls, seed=seed, json_=json_, explain=explain)
 
 
-@commands.command(epilog="Example: linguo novence stabilize --wis 2 --prof 2 --proficient "
-                  "--dc 15 --rolls 11")
+@commands.command(epilog=examples("linguo novence stabilize --wis 2 --prof 2 --proficient "
+                                  "--dc 15 --rolls 11"),
+                  short_help="Stabilizing a KO player with a Medicine check (NK7).")
 def stabilize(
     dc: Annotated[int, typer.Option("--dc", min=-1000, max=1000, help="The DC (NK7).")],
     wis: Annotated[int, typer.Option("--wis", min=-1000, max=1000,
@@ -154,9 +158,11 @@ def stabilize(
     _run("stabilize", fields, rolls=rolls, seed=seed, json_=json_, explain=explain)
 
 
-@commands.command(epilog="Example: linguo novence rest --long --injury 4")
+@commands.command(epilog=examples("linguo novence rest --long --injury 4"),
+                  short_help="A short or long rest for one player (NK9).")
 def rest(
-    long: Annotated[bool, typer.Option("--long/--short", help="A long or a short rest.")]
+    long: Annotated[bool, typer.Option("--long/--short", show_default=False,
+                                       help="A long rest (the default) or a short one.")]
     = True,
     injury: InjuryOpt = 0,
     chances_max: Annotated[int | None, typer.Option(
@@ -178,7 +184,8 @@ def rest(
                   "creatures": ["creature"]}, json_=json_, explain=explain)
 
 
-@commands.command(epilog="Example: linguo novence resurrect --seconds 40 --hp 10 --rolls 10")
+@commands.command(epilog=examples("linguo novence resurrect --seconds 40 --hp 10 --rolls 10"),
+                  short_help="Resurrecting a dead player (NK13).")
 def resurrect(
     seconds: Annotated[int, typer.Option("--seconds", min=0, max=1_000_000,
                                          help="Seconds since death (NK13).")],
