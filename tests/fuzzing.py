@@ -213,7 +213,8 @@ def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrate
         extra = schema.get("additionalProperties")
         if isinstance(extra, Mapping) and not props:
             names = schema.get("propertyNames")
-            keys = from_schema(names, res, depth + 1) if names else st.text(
+            # property names are strings whatever the sub-schema states
+            keys = from_schema({"type": "string", **names}, res, depth + 1) if names else st.text(
                 st.characters(min_codepoint=97, max_codepoint=122), min_size=1, max_size=8)
             lo = schema.get("minProperties", 0)
             hi = max(lo, min(schema.get("maxProperties", 3), 3))

@@ -61,12 +61,22 @@ def validate_request(document: Any) -> None:
     data = document.data
     kind = data.get("kind") if isinstance(data, Mapping) else None
     if kind not in KINDS:
-        raise SchemaError([Diagnostic(document.name, "kind", f"unknown PTR 2e request kind "
-                                      f"{kind!r} (known: {', '.join(KINDS)})")])
+        raise SchemaError([Diagnostic(_place(document, ["kind"]), "kind",
+                                      f"unknown PTR 2e request kind {kind!r} (known: "
+                                      f"{', '.join(KINDS)})")])
     errors = sorted(_validator(str(kind)).iter_errors(data), key=lambda e: list(e.path))
     if errors:
-        raise SchemaError([Diagnostic(document.name, ".".join(str(p) for p in e.path),
-                                      e.message) for e in errors[:50]])
+        raise SchemaError([Diagnostic(_place(document, list(e.path)),
+                                      ".".join(str(p) for p in e.path), e.message)
+                           for e in errors[:50]])
+
+
+def _place(document: Any, path: list[Any]) -> str:
+    """``file:line:col`` of ``path`` in a loaded document (its nearest
+    parent when the node is missing); the bare name for a document without
+    positions (a request built in memory)."""
+    place = getattr(document, "place", None)
+    return str(place(path)) if callable(place) else str(document.name)
 
 
 # ---------------------------------------------------------------------------
