@@ -105,6 +105,12 @@ _NEEDS: tuple[tuple[str, OptionValue, str, tuple[OptionValue, ...], str], ...] =
 )
 
 
+class OptionCombinationError(OptionError):
+    """Options each valid alone that the rules cannot run together (PP6,
+    PA6): exit 3, code ``bad_option``. A round reports it together with its
+    other input errors (PV4, PG-50)."""
+
+
 def effective(request: Mapping[str, Any]) -> dict[str, OptionValue]:
     """Every option's value in effect for ``request``: its ``options``
     (command-line ``--option`` values already merged in) over the preset
@@ -117,10 +123,10 @@ def effective(request: Mapping[str, Any]) -> dict[str, OptionValue]:
     for name, value, needed, allowed, rule in _NEEDS:
         if values[name] == value and values[needed] not in allowed:
             at = name if name in given or "preset" not in given else "preset"
-            raise OptionError("request", f"options.{at}",
-                              f"bad_option: {name}: {value} needs {needed}: "
-                              f"{' or '.join(map(str, allowed))}",
-                              code="bad_option", rule=rule)
+            raise OptionCombinationError("request", f"options.{at}",
+                                         f"bad_option: {name}: {value} needs {needed}: "
+                                         f"{' or '.join(map(str, allowed))}",
+                                         code="bad_option", rule=rule)
     return values
 
 

@@ -55,18 +55,13 @@ class RoundInputError(InputError):
 def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
     """Play the request's round(s) (PV1, PV2) and return PV5's result; see
     the module text for the errors."""
-    opts = ptr_options.effective(request)
+    opts, option_error = _options(request)
     state = copy.deepcopy(dict(request["state"]))
     single = "rounds" not in request
     items: list[dict[str, Any]] = [dict(x) for x in request.get("rounds", [])] or [
         {k: request[k] for k in ("stream", "script") if k in request}]
     timelines = _schedule(state, items, opts, single)
-    problems: list[tuple[str, str, str]] = []
-    for k, item in enumerate(items, 1):
-        prefix = "" if single else f"R{k} "
-        problems.extend(_check_round(state, item, opts, prefix, first=k == 1))
-    if problems:
-        raise RoundInputError(problems)
+    _refuse_inputs(state, items, opts, single, option_error)
     trace = Trace()
     played = []
     for k, item in enumerate(items, 1):
@@ -101,6 +96,36 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
     else:
         values = {"rounds": played, "state_after": state}
     return trace.result("round", values, opts)
+
+
+def _options(request: Mapping[str, Any]
+             ) -> tuple[dict[str, Any], ptr_options.OptionCombinationError | None]:
+    """The options in effect, or the defaults and the combination error
+    (PP6, PA6) to report with the round's other input errors (PV4, PG-50).
+    An unknown option name or value raises at once."""
+    try:
+        return ptr_options.effective(request), None
+    except ptr_options.OptionCombinationError as exc:
+        return ptr_options.effective({}), exc
+
+
+def _refuse_inputs(state: Mapping[str, Any], items: list[dict[str, Any]],
+                   opts: Mapping[str, Any], single: bool,
+                   option_error: ptr_options.OptionCombinationError | None) -> None:
+    """PV4: every input error of every round at once (exit 3,
+    :class:`RoundInputError`), an options combination error last; that
+    error alone raises as it is."""
+    problems: list[tuple[str, str, str]] = []
+    for k, item in enumerate(items, 1):
+        prefix = "" if single else f"R{k} "
+        problems.extend(_check_round(state, item, opts, prefix, first=k == 1))
+    if option_error is not None:
+        if not problems:
+            raise option_error
+        diag = option_error.diagnostics[0]
+        problems.append(("bad_option", diag.field, diag.message.removeprefix("bad_option: ")))
+    if problems:
+        raise RoundInputError(problems)
 
 
 def _schedule(state: Mapping[str, Any], items: list[dict[str, Any]], opts: Mapping[str, Any],
