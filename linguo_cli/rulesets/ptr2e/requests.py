@@ -184,18 +184,24 @@ def check_rush_input(spec: Mapping[str, Any], mover: Mover, opts: Mapping[str, A
 
 
 def do_rush(spec: Mapping[str, Any], mover: Mover, opts: Mapping[str, Any], dice: DiceSource,
-            trace: Trace, place: str = "") -> RushRecord:
+            trace: Trace, place: str = "", *, boost_paid: bool = False) -> RushRecord:
     """One Rush (PR1-PR5) on ``spec["type"]``: the rule checks (exit 4:
     ``rush_repeated`` PR4, ``rush_no_skill``/``skill_missing`` PR1,
     ``pp_insufficient`` PA5), then one d100, then the bonus added to the
-    ledger (PR2, PR3)."""
+    ledger (PR2, PR3). ``boost_paid``: a delayed Rush resolving, whose
+    ``pp_boost`` Power Points were spent at its declaration (PA5, PD4), so
+    not spent again."""
     kind = str(spec["type"])
     if opts["rush_limit"] == "once_per_type" and kind in mover.rushed:
         refuse("rush_repeated", f"a second Rush on {kind} this round", place=place)
     skill, value = skill_value(kind, mover.skills, mover.rush_skills,
                                str(opts["rush_skill_table"]), place)
     boost = int(spec.get("pp_boost", 0))
-    _spend(mover, boost, place, trace)
+    if boost_paid:
+        if boost:
+            trace.note("PA5", f"pp_boost {boost} was paid when the Rush was delayed")
+    else:
+        _spend(mover, boost, place, trace)
     cr = str(spec.get("cr", opts["combat_cr"]))
     record = rush(kind, dice.roll(D100), skill=skill, value=value, cr=cr,
                   mod=int(spec.get("mod", 0)), dos_rule=str(opts["dos"]),

@@ -413,7 +413,8 @@ class RoundPlay(RoundBook):
         spec = {k: step[k] for k in RUSH_KEYS if k in step}
         if "type" not in spec:
             refuse("bad_parameter", "a Rush needs its type", field=place)
-        record = do_rush(spec, mover, self.opts, self.dice, self.trace, place)
+        record = do_rush(spec, mover, self.opts, self.dice, self.trace, place,
+                         boost_paid=sc.kind == "delay")
         self.rushes.append({"actor": sc.actor, **record.as_dict()})
         self.emit(sc.log, sc.actor, f"rush {spec['type']}", moved=sc.actor)
 
