@@ -51,3 +51,20 @@ def test_the_options_error_alone_keeps_its_rule() -> None:
     error = info.value
     assert (error.code, error.refusal, error.rule) == (3, "bad_option", "PP6")
     assert [d.field for d in error.diagnostics] == ["options.priority_effect"]
+
+
+def test_a_catalog_above_priority_max_is_refused_before_play() -> None:
+    """PE-08: with priority_max 5, a's dash [Priority 7] and blink
+    [Priority 6] are each level_out_of_range at their catalog entry, before
+    any Activation is played (no die rolled, nothing declared)."""
+    request = _base()
+    request["options"] = {"priority_max": 5}
+    request["state"]["combatants"]["a"]["actions"].update(
+        {"dash": {"cost": "simple", "priority": 7}, "blink": {"cost": "simple", "priority": 6}})
+    request["script"]["activations"] = [{"index": 1, "steps": [{"act": "growl"}]}]
+    with pytest.raises(InputError) as info:
+        requests.resolve(request)
+    error = info.value
+    assert (error.code, error.refusal, error.rule) == (3, "level_out_of_range", "PP1")
+    assert [d.message.split(":")[0] for d in error.diagnostics] == [
+        "state combatants.a.actions.dash", "state combatants.a.actions.blink"]

@@ -255,7 +255,24 @@ def _check_round(state: Mapping[str, Any], item: Mapping[str, Any], opts: Mappin
         if actor in combatants:
             out.extend(_check_step(combatants[actor], step, place, opts))
     if first:
-        out.extend(_check_ids(state, script, prefix))
+        out = _check_catalogs(state, opts) + out + _check_ids(state, script, prefix)
+    return out
+
+
+def _check_catalogs(state: Mapping[str, Any], opts: Mapping[str, Any]
+                    ) -> list[tuple[str, str, str]]:
+    """PP1/PV4 (PE-08): every catalog action whose Priority or Interrupt
+    level is above ``priority_max`` is refused before play
+    (``level_out_of_range`` at ``state combatants.ID.actions.NAME``)."""
+    top = int(str(opts["priority_max"]))
+    out: list[tuple[str, str, str]] = []
+    for cid, creature in state["combatants"].items():
+        for name, action in (creature.get("actions") or {}).items():
+            for trait in ("priority", "interrupt"):
+                level = action.get(trait) if isinstance(action, Mapping) else None
+                if isinstance(level, int) and level > top:
+                    out.append(("level_out_of_range", f"state combatants.{cid}.actions.{name}",
+                                f"{trait} {level} above priority_max {top}"))
     return out
 
 
