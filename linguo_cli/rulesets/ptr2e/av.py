@@ -3,7 +3,8 @@
 * :func:`base_av` (PV6): a creature's ``base_av`` as given, else from the
   average level L of all combatants, its Speed and speed stages, in IEEE 754
   doubles in the later code's order, floored and clamped to ``lo..hi``;
-* :func:`one_round` (PV7, PV8): who comes up in one round. The lowest AV
+* :func:`one_round` (PV7, PV8): who comes up in one round (step by step:
+  :func:`arrive`, then :func:`settle` once the Activation is over). The lowest AV
   comes up; its AV is subtracted from every AV (the Round marker's too),
   it takes (or skips) its Activation, then its AV becomes its Base AV. The
   marker coming up ends the round and goes back to ``round_av``. Ties: the
@@ -12,7 +13,9 @@
   ``initiative`` list) or ``speed`` (higher Speed, more speed stages, then
   ``initiative``); two creatures the list cannot order are
   ``tie_unresolved`` (exit 4, PV7). Priority and Interrupt change no AV
-  (PV8), so a round's order follows from the state alone.
+  (PV8), so a round's order follows from the state alone;
+* :func:`ranks` (PV3): the current initiative order under ``scheduler:
+  av``, ascending current AV with PV7's ties.
 
 AVs are exact (:class:`~fractions.Fraction`), shown as integers when whole.
 """
@@ -109,22 +112,60 @@ def _next(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any], place
     return best
 
 
-def come_next(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any],
-              place: str) -> str:
-    """One step of the timeline (PV7): whoever comes up next has its AV
-    subtracted from every AV (the marker's too); a creature's AV then
-    becomes its Base AV and its name is returned, the marker goes back to
-    ``round_av`` and ``""`` is returned (the round ends)."""
+def arrive(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any],
+           place: str) -> str:
+    """Whoever comes up next (PV7): its AV is subtracted from every AV (the
+    marker's too), so it stands at 0 while its Activation (or skip) runs.
+    Returns the creature's name, or ``""`` for the marker (the round ends).
+    ``tie_unresolved`` (exit 4) at ``place`` for a tie the ``initiative``
+    list cannot break. :func:`settle` completes the step."""
     who = _next(tl, state, opts, place)
     low = tl.av[who] if who else tl.marker
     for n in tl.av:
         tl.av[n] -= low
     tl.marker -= low
+    return who
+
+
+def settle(tl: Timeline, who: str, opts: Mapping[str, Any]) -> None:
+    """The end of a step of the timeline (PV7): the creature that came up
+    (its Activation over) goes back to its Base AV; the marker (``who``
+    empty) goes back to ``round_av``."""
     if who:
         tl.av[who] = Fraction(tl.base[who])
     else:
         tl.marker = Fraction(int(str(opts["round_av"])))
+
+
+def come_next(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any],
+              place: str) -> str:
+    """One whole step of the timeline (PV7): :func:`arrive`, then
+    :func:`settle`; returns the creature's name, or ``""`` for the marker."""
+    who = arrive(tl, state, opts, place)
+    settle(tl, who, opts)
     return who
+
+
+def ranks(tl: Timeline, state: Mapping[str, Any], opts: Mapping[str, Any]
+          ) -> dict[str, tuple[int, ...]]:
+    """The current initiative order under ``scheduler: av`` (PV3): ascending
+    current AV, ties as in PV7 (``av_tiebreak``: lower Base AV then higher
+    Speed, or higher Speed then more speed stages; then the state's
+    ``initiative`` list). Ranks ``name -> (1, position)`` for a creature
+    alone at its place; creatures still tied get the same position plus
+    their ``initiative`` place, ``(1, position, place)``, and one missing
+    from that list gets none: :func:`.priority.earlier` cannot order it
+    against its rivals (``tie_unresolved``)."""
+    initiative = list(state.get("initiative") or [])
+    keys = {n: (tl.av[n], *_key(n, state["combatants"][n], tl.base[n], initiative,
+                                str(opts["av_tiebreak"]))) for n in tl.av}
+    places = sorted({k[:-1] for k in keys.values()})
+    out: dict[str, tuple[int, ...]] = {}
+    for n, k in keys.items():
+        pos = places.index(k[:-1])
+        rivals = [m for m in keys if keys[m][:-1] == k[:-1]]
+        out[n] = (1, pos) if len(rivals) == 1 or k[-1] is None else (1, pos, k[-1])
+    return out
 
 
 def advanced(base: int, levels: int) -> Fraction:

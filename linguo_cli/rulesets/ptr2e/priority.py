@@ -105,13 +105,13 @@ def _tie(a: Entry, b: Entry, options: Mapping[str, object]) -> tuple[int, str]:
 
 
 def current_order(in_progress: str | None, pending: Sequence[str],
-                  initiative: Sequence[str] | None) -> dict[str, tuple[int, int]]:
+                  initiative: Sequence[str] | None) -> dict[str, tuple[int, ...]]:
     """The current initiative order (PV3) as ranks ``actor -> (group,
     position)``: group 0 the creature whose Activation is in progress, 1 the
     creatures with a scheduled Activation still to come up (``pending``, by
     the index of their next one), 2 the rest in the order of the state's
     ``initiative`` list. A creature in none of them has no rank."""
-    ranks: dict[str, tuple[int, int]] = {}
+    ranks: dict[str, tuple[int, ...]] = {}
     if in_progress is not None:
         ranks[in_progress] = (0, 0)
     for i, c in enumerate(pending):
@@ -121,8 +121,20 @@ def current_order(in_progress: str | None, pending: Sequence[str],
     return ranks
 
 
+def earlier(ra: tuple[int, ...], rb: tuple[int, ...]) -> bool | None:
+    """Whether rank ``ra`` comes before rank ``rb`` in the current
+    initiative order (PV3); ``None`` when they cannot be ordered: the same
+    ``(group, position)`` without an ``initiative`` place on both (a tie of
+    the AV timeline, :func:`.av.ranks`, PV7)."""
+    if ra[:2] != rb[:2]:
+        return ra[:2] < rb[:2]
+    if len(ra) > 2 and len(rb) > 2 and ra != rb:
+        return ra < rb
+    return None
+
+
 def order(entries: Sequence[Entry], options: Mapping[str, object],
-          ranks: Mapping[str, tuple[int, int]]) -> tuple[list[Entry], list[str]]:
+          ranks: Mapping[str, tuple[int, ...]]) -> tuple[list[Entry], list[str]]:
     """The batch in resolution order (PP4) and, per adjacent pair, what
     decided it. ``ranks`` is the current initiative order
     (:func:`current_order`). Raises ``tie_unresolved`` (exit 4, PV3) for two
@@ -145,7 +157,7 @@ def order(entries: Sequence[Entry], options: Mapping[str, object],
 
 
 def _compare(a: Entry, b: Entry, options: Mapping[str, object],
-             ranks: Mapping[str, tuple[int, int]]) -> tuple[int, str]:
+             ranks: Mapping[str, tuple[int, ...]]) -> tuple[int, str]:
     if a.level != b.level:
         return (-1 if a.level > b.level else 1), "higher level"
     if a.actor == b.actor:
@@ -157,9 +169,10 @@ def _compare(a: Entry, b: Entry, options: Mapping[str, object],
     placed = [r for r in (ra, rb) if r is not None]
     if len(placed) == 1 and placed[0][0] < 2:  # a creature still to act before the rest
         return (-1 if ra is not None else 1), "earlier in initiative order"
-    if ra is None or rb is None:
-        missing = [c for c, r in ((a.actor, ra), (b.actor, rb)) if r is None]
+    first = None if ra is None or rb is None else earlier(ra, rb)
+    if first is None:
+        pairs = ((a.actor, ra), (b.actor, rb))
+        missing = [c for c, r in pairs if r is None] or [c for c, r in pairs if len(r or ()) == 2]
         refuse("tie_unresolved", f"{a.actor} and {b.actor} tie and the initiative order "
                f"cannot place {', '.join(missing)}", place="batch")
-    assert ra is not None and rb is not None
-    return (-1 if ra < rb else 1), "earlier in initiative order"
+    return (-1 if first else 1), "earlier in initiative order"

@@ -73,8 +73,14 @@ class RoundBook:
         d.entry = len(self.log)
         self.trace.note("PD6", f"{d.id} fails: its window closed unfired")
 
-    def ranks(self) -> dict[str, tuple[int, int]]:
-        """The current initiative order (PV3)."""
+    def ranks(self) -> dict[str, tuple[int, ...]]:
+        """The current initiative order (PV3): under ``scheduler: av``
+        ascending current AV with PV7's ties (:func:`.av.ranks`), else the
+        creature in progress, the pending stream, the ``initiative`` list."""
+        if self.timeline is not None:
+            self.trace.note("PV3", "the current initiative order: ascending current AV, "
+                            "ties as in PV7")
+            return av.ranks(self.timeline, self.state, self.opts)
         self.trace.note("PV3", "the current initiative order")
         pending = self.stream[self.next_index - 1:]
         cur = self.in_progress[-1] if self.in_progress else None

@@ -16,7 +16,7 @@ ledgers kept by :class:`.movement.Ledger`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cmp_to_key
 from typing import Any
 
@@ -50,10 +50,12 @@ class RoundPlay(RoundBook):
         """PV2 steps 1-4."""
         self.trace.note("PV1", f"the stream: {', '.join(self.stream) or 'no Activation'}")
         self.trace.note("PV2", f"{self.n} scheduled Activations, windows W1..W{self.n + 1}")
-        if self.timeline is not None:
+        if self.timeline is not None and self.opts["priority_effect"] == "advance":
             self.play_timeline(self.timeline)
-        for i in range(1, self.n + 1) if self.timeline is None else ():
-            self.scheduled(i)
+        else:
+            for i in range(1, self.n + 1):
+                self.scheduled(i)
+            self.step_timeline("")
         self.next_index = self.n + 1
         self.chosen_delays(self.n + 1)
         for b, batch in enumerate(self.windows.get(self.n + 1, []), 1):
@@ -83,17 +85,40 @@ class RoundPlay(RoundBook):
         self.chosen_delays(i)
         for b, batch in enumerate(self.windows.get(i, []), 1):
             self.run_batch(batch, f"W{i} batch {b}", "entry", window=i)
-        self.come_up(i)
+        if self.timeline is None or self.opts["priority_effect"] == "advance":
+            self.come_up(i)
+            return
+        self.step_timeline(self.stream[i - 1], lambda: self.come_up(i))
+
+    def step_timeline(self, expected: str, activation: Callable[[], None] | None = None
+                      ) -> None:
+        """``scheduler: av`` with the order fixed before play (PV7, PV8):
+        the timeline follows the round so that the current initiative order
+        (PV3) reads the current AVs. ``expected`` comes up (its AV
+        subtracted from every AV), ``activation`` runs with it at 0, then
+        its AV becomes its Base AV; ``""``: the marker (the round ends)."""
+        if self.timeline is None:
+            if activation is not None:
+                activation()
+            return
+        who = av.arrive(self.timeline, self.state, self.opts, f"stream {self.n + 1}")
+        if who != expected:
+            raise RuntimeError(f"the AV timeline brought {who or 'the marker'} where the "
+                               f"order has {expected or 'the marker'}")
+        if activation is not None:
+            activation()
+        av.settle(self.timeline, who, self.opts)
 
     def play_timeline(self, tl: av.Timeline) -> None:
         """``priority_effect: advance`` (PP6, PV7): the order is produced
         while the round plays; an Activation that resolved [Priority X]
         actions of levels summing to S ends at ``Base - Base * S / 10``."""
-        while who := av.come_next(tl, self.state, self.opts, f"stream {self.n + 1}"):
+        while who := av.arrive(tl, self.state, self.opts, f"stream {self.n + 1}"):
             self.stream.append(who)
             self.n += 1
             self.levels = 0
             self.scheduled(self.n)
+            av.settle(tl, who, self.opts)
             if self.levels:
                 tl.av[who] = av.advanced(tl.base[who], self.levels)
                 self.trace.note("PP6", f"{who} resolved Priority {self.levels}: AV "
@@ -101,6 +126,7 @@ class RoundPlay(RoundBook):
             if self.n > av.MAX_ACTIVATIONS:
                 refuse("bad_parameter", "the timeline does not reach the Round marker",
                        field="stream", rule="PV7")
+        av.settle(tl, "", self.opts)
 
     def chosen_delays(self, window: int) -> None:
         """``delay_timing: chosen``: the [Delay X] actions whose ``at`` is this
@@ -482,11 +508,11 @@ class RoundPlay(RoundBook):
                 ra, rb = ranks.get(a[1]["actor"]), ranks.get(b[1]["actor"])
                 if a[1]["actor"] == b[1]["actor"]:
                     return a[0] - b[0]
-                if ra is None or rb is None:
+                first = None if ra is None or rb is None else prio.earlier(ra, rb)
+                if first is None:
                     refuse("tie_unresolved", "free entries cannot be ordered", place=attach,
                            rule="PV3")
-                assert ra is not None and rb is not None
-                return -1 if ra < rb else 1
+                return -1 if first else 1
             items.sort(key=cmp_to_key(cmp))
             self.trace.note("PA4", "free entries in current initiative order")
         for e, entry in items:

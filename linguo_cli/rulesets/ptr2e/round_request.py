@@ -71,12 +71,14 @@ def resolve_round(request: Mapping[str, Any], dice: DiceSource) -> dict[str, Any
             if late:
                 raise RoundInputError(late)
         try:
-            live = timelines[0] if opts["priority_effect"] == "advance" else None
+            advance = opts["priority_effect"] == "advance"
+            live = (timelines[0] if advance else av.Timeline.of(state, int(str(opts["round_av"]))))\
+                if timelines else None
             record, state = _play(state, item, opts, dice, trace, live)
-            if live is not None:
+            if live is not None and advance:
                 _check_indices(item, len(record["stream"]), prefix)
-            if timelines:
-                snap = live or timelines[k - 1]
+            if live is not None:
+                snap = live
                 _carry_av(state, snap)
                 record["base_av"] = dict(snap.base)
                 trace.note("PV6", "Base AVs: " + ", ".join(
@@ -176,7 +178,9 @@ def _play(state: dict[str, Any], item: Mapping[str, Any], opts: Mapping[str, Any
           dice: DiceSource, trace: Trace, live: av.Timeline | None = None
           ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One round: its PV5 record (without ``state_after``) and the next state;
-    ``live``: the AV timeline that produces the order in play (PP6)."""
+    ``live``: under ``scheduler: av``, the AV timeline as the round starts,
+    which follows the round in play (the current AVs, PV3) or produces its
+    order (PP6)."""
     rp = RoundPlay(state, list(item.get("stream", [])), item.get("script", {}), opts, dice,
                    trace, live)
     rp.play()
