@@ -122,3 +122,20 @@ def test_odds_command_refusals() -> None:
     assert missing.exit_code == 4 and missing.json()["error"]["code"] == "skill_missing"
     option = run_cli("ptr2e", "odds", "skill", "--skill", "55", "--option", "dos=sometimes")
     assert option.exit_code == 3
+
+
+def test_rush_odds_warn_pp_untracked_as_the_rush_does() -> None:  # PA5
+    fields = {"movement": {"overland": 10}, "skills": {"running": 55}, "type": "overland",
+              "pp_boost": 2}
+    options = {"rush_yield": "per_two_dos"}
+    odds = _odds({"kind": "rush", **fields}, options)
+    rolled = _rolled("rush", fields, options, 12)
+    assert rolled["warnings"] == ["pp_untracked: rush: pp_boost 2"]
+    assert odds["warnings"] == rolled["warnings"]
+    tracked = _odds({"kind": "rush", **fields, "pp": 5}, options)
+    assert tracked["warnings"] == []
+    text = run_cli("ptr2e", "odds", "rush", "--score", "overland=10", "--skill", "running=55",
+                   "--type", "overland", "--option", "rush_yield=per_two_dos",
+                   "--pp-boost", "2")
+    assert text.exit_code == 0, text.stderr
+    assert "warning: pp_untracked: rush: pp_boost 2" in text.stdout

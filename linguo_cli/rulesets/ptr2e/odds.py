@@ -13,7 +13,9 @@ handlers use (:func:`~linguo_cli.rulesets.ptr2e.skill.skill_test`;
 face), so odds and rolls never disagree and every option that changes a
 degree or a bonus (``dos``, ``combat_cr``, ``rush_yield``,
 ``rush_skill_table``) is honoured. A Rush the rules refuse (``rush_no_skill``,
-``skill_missing``, ``pp_insufficient``) is refused here too, with its code.
+``skill_missing``, ``pp_insufficient``) is refused here too, with its code;
+a ``pp_boost`` without ``pp`` warns ``pp_untracked`` as the ``rush`` request
+does (PA5).
 """
 
 from __future__ import annotations
@@ -45,15 +47,21 @@ def skill_faces(test: Mapping[str, Any], opts: Mapping[str, Any]) -> list[SkillT
                        skill=test.get("skill"), dos_rule=str(opts["dos"])) for face in FACES]
 
 
-def rush_faces(test: Mapping[str, Any], opts: Mapping[str, Any]) -> list[tuple[SkillTest, int]]:
+def rush_faces(test: Mapping[str, Any], opts: Mapping[str, Any],
+               warnings: list[str] | None = None) -> list[tuple[SkillTest, int]]:
     """``(skill test, bonus)`` of a Rush ``test`` for every face 1..100:
     the input checks of :func:`check_rush_input` (exit 3 at ``test.<field>``)
     once, then :func:`do_rush` on a fresh creature with that one face
-    scripted (its refusals, exit 4, raise on the first face)."""
+    scripted (its refusals, exit 4, raise on the first face). The first
+    face's warnings (``pp_untracked`` for a ``pp_boost`` without ``pp``,
+    PA5; every face gives the same) are added to ``warnings``."""
     check_rush_input(test, Mover.of(test, opts), opts, "test.")
     out = []
     for face in FACES:
-        record = do_rush(test, Mover.of(test, opts), opts, ScriptedDice([face]), Trace())
+        trace = Trace()
+        record = do_rush(test, Mover.of(test, opts), opts, ScriptedDice([face]), trace)
+        if face == FACES[0] and warnings is not None:
+            warnings.extend(trace.warnings)
         out.append((record.test, record.bonus))
     return out
 
@@ -99,9 +107,13 @@ def _skill_odds(test: Mapping[str, Any], opts: Mapping[str, Any],
 
 def _rush_odds(test: Mapping[str, Any], opts: Mapping[str, Any],
                trace: Trace) -> dict[str, Any]:
-    faces = rush_faces(test, opts)
+    faces = rush_faces(test, opts, trace.warnings)
     t = faces[0][0]
     boost = int(test.get("pp_boost", 0))
+    if boost:
+        trace.note("PA5", f"pp_boost {boost}: spends {boost} of {test['pp']} Power Points"
+                   if "pp" in test else f"pp_boost {boost}: Power Points not tracked "
+                   "(pp_untracked)")
     trace.note("PR1", f"Rush {test['type']}: tests {t.skill} {t.value}")
     if "cr" not in test:
         trace.note("PS4", f"CR combat_cr: {t.cr}")
