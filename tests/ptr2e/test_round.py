@@ -144,3 +144,39 @@ def test_initiative_command_prints_the_timeline() -> None:
     assert data["rounds"][1]["stream"] == ["charizard", "eevee", "pikachu", "squirtle",
                                            "charizard", "pikachu"]
     assert data["av"] == {"charizard": 68, "pikachu": 70, "squirtle": 72, "eevee": 3}
+
+
+def test_the_example_round_is_the_hand_worked_golden_case() -> None:
+    """Issue 20: the README's example round (examples/ptr2e/) has its full
+    result in the suite; the case's request must be those very files."""
+    from linguo_cli.io.document import to_plain
+    from linguo_cli.io.read import load
+
+    case = next(c for c in ROUND_CASES if c.id == "readme-example-round")
+    state = to_plain(load(str(EXAMPLES / "state.yaml")).data)
+    script = to_plain(load(str(EXAMPLES / "round.yaml")).data)
+    assert case.request["state"] == state
+    assert {k: case.request[k] for k in script} == script
+    assert set(case.request) - set(script) <= {"ruleset", "kind", "state", "options"}
+    result = requests.resolve(copy.deepcopy(case.request))
+    assert len(state["combatants"]) >= 4 and result["rush"] and result["skipped"]
+
+
+def test_av_rounds_written_back_go_on_along_the_timeline(tmp_path: Path) -> None:
+    """Under ``scheduler: av`` the written state carries every ``av`` and
+    ``round_marker_av`` (PV5, PV7): two rounds played file to file equal a
+    script of two rounds (PV2)."""
+    state = tmp_path / "state.yaml"
+    shutil.copy(EXAMPLES / "state.yaml", state)
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    one.write_text("rounds: [{}]\noptions: {scheduler: av}\n", encoding="utf-8")
+    two.write_text("rounds: [{}, {}]\noptions: {scheduler: av}\n", encoding="utf-8")
+    both = run_cli("ptr2e", "round", str(state), str(two), "--json")
+    assert both.exit_code == 0, both.stderr
+    for _ in range(2):
+        run = run_cli("ptr2e", "round", str(state), str(one), "--in-place", "--json")
+        assert run.exit_code == 0, run.stderr
+    assert run.json()["state_after"] == both.json()["state_after"]
+    again = run_cli("ptr2e", "round", str(state), str(one), "--json").json()
+    assert "round_marker_av" in state.read_text(encoding="utf-8")
+    assert again["rounds"][0]["round"] == 3

@@ -2,7 +2,9 @@
 ``round`` request (PV1-PV5) and write the next round's state back
 atomically (``-o FILE`` or ``--in-place``), keeping the state file's
 comments and layout: only ``round``, ``pending_triggers`` and each
-combatant's ``owed_skips`` and ``pp`` are rewritten."""
+combatant's ``owed_skips``, ``owed_cost`` and ``pp`` are rewritten, and under
+``scheduler: av`` each ``av`` and ``round_marker_av`` (PV5, PV7), so the
+next round from the file goes on along the same timeline."""
 
 from __future__ import annotations
 
@@ -71,12 +73,12 @@ def _update(state_doc: Any, after: dict[str, Any]) -> None:
     if hasattr(state_doc, "snapshot"):
         state_doc.snapshot()
     data = state_doc.data
-    for key in ("round", "pending_triggers"):
-        if data.get(key) != after[key]:
+    for key in ("round", "pending_triggers", "round_marker_av"):
+        if key in after and data.get(key) != after[key]:
             data[key] = after[key]
     for name, spec in after["combatants"].items():
         node = data["combatants"][name]
-        for key in ("owed_skips", "owed_cost", "pp"):
+        for key in ("owed_skips", "owed_cost", "pp", "av"):
             if key in spec and node.get(key) != spec[key]:
                 node[key] = spec[key]
 
