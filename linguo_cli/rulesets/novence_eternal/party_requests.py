@@ -191,6 +191,9 @@ def resolve_traverse_request(request: Doc, dice: DiceSource) -> TraverseResult:
                                     dice)
     elif t.outcome in FOLLOW_UPS:
         w.log.note("NP2", f"{t.outcome}: no follow-up given")
+    unused = [k for k in follow_ups if k not in (t.outcome, "description")]
+    if unused:
+        w.log.note("NP2", "not used: the follow-ups of " + ", ".join(unused))
     with_state = w.given or bool(chars)
     return TraverseResult(
         rules=tuple(dict.fromkeys(("NV3", *rules_of(w.log.steps), "NV5"))),

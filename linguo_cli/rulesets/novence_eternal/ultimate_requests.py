@@ -27,7 +27,16 @@ from .documents import Doc, DocumentError
 from .model import Creature, Refusal
 from .recovery import RollKeys, skill_check
 from .recovery_requests import _state_checks
-from .zenith import UpGain, cast, check_cast, effect_gain, meditate_gain, meter_of, zenith_level
+from .zenith import (
+    UpGain,
+    cast,
+    check_cast,
+    effect_gain,
+    meditate_gain,
+    meter_of,
+    roman,
+    zenith_level,
+)
 from .zenith_documents import (
     Working,
     combatants_record,
@@ -145,8 +154,7 @@ def resolve_ultimate_request(request: Doc, dice: DiceSource | None = None) -> Ul
     used = request["name"] in doc.get("ultimates_used", [])
     zp = meter_of(w.state, doc, w.options)
     up = int(doc.get("up", 0))
-    w.log.note("NU4", f"Zenith meter {zp}: level {zenith_level(zp)}"
-               + (" (its own meter)" if w.options.is_("zenith_meter", "per_creature") else ""))
+    _meter_note(w, zp)
     check_cast(ultimate, used, zenith_level(zp), up)
     done = cast(ultimate, up, zp, w.log)
     doc["up"] = 0
@@ -165,6 +173,11 @@ def resolve_ultimate_request(request: Doc, dice: DiceSource | None = None) -> Ul
         zp_before=done.zp_before, zp_after=done.zp_after, level_before=done.level_before,
         level_after=done.level_after, effects=tuple(effects),
         combatants=combatants_record(w), state=state_after(w))
+
+
+def _meter_note(w: Working, zp: int) -> None:
+    w.log.note("NU4", f"Zenith meter {zp}: level {roman(zenith_level(zp))}"
+               + (" (its own meter)" if w.options.is_("zenith_meter", "per_creature") else ""))
 
 
 def _rules(w: Working) -> tuple[str, ...]:
@@ -266,9 +279,10 @@ def resolve_meditate_request(request: Doc, dice: DiceSource) -> MeditateResult:
     doc = w.by_id[cid]
     write_back(doc, actor)
     doc["conditions"] = kept
-    gain: UpGain = meditate_gain(int(doc.get("up", 0)),
-                                 zenith_level(meter_of(w.state, doc, w.options)), w.options,
-                                 dice, w.log, who=cid)
+    zp = meter_of(w.state, doc, w.options)
+    _meter_note(w, zp)
+    gain: UpGain = meditate_gain(int(doc.get("up", 0)), zenith_level(zp), w.options, dice,
+                                 w.log, who=cid)
     doc["up"] = gain.up_after
     return MeditateResult(
         rules=_rules(w), explanation=tuple(w.log.steps), options=w.options.non_default(),

@@ -177,8 +177,8 @@ def effect_gain(up: int, amount: int, level: int, log: Derivation,
     capped at 100; no die."""
     extra = other_bonus(level)
     after, gained, lost = add_up(up, amount + extra)
-    if extra:
-        log.note("NU5", f"Zenith {roman(level)}: +2 on this UP gain")
+    log.note("NU5", f"Zenith {roman(level)}: " + ("+2 on this UP gain" if extra
+                                                  else "no bonus (below IX)"))
     log.note("NU1", f"{who}: UP {up} + {amount + extra} = {up + amount + extra}"
              + (f", capped at 100 ({lost} lost)" if lost else ""))
     return UpGain((), extra, gained, lost, after)
