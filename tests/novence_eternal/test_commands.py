@@ -158,10 +158,11 @@ def test_readme_novence_lines_run() -> None:
              if line.startswith("linguo novence")]
     group = _ruleset_group("novence-eternal")
     assert group is not None
-    names = ("attack", "modifiers", "thp", "heal", "ko-roll", "stabilize", "rest", "resurrect")
+    names = ("attack", "modifiers", "thp", "heal", "ko-roll", "stabilize", "rest", "resurrect",
+             "ultimate", "meditate", "traverse", "party-check")
     epilogs = [group.commands[name].epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
-    assert len(lines) == 10 + len(names)
+    assert len(lines) == 14 + len(names)
     for line in lines:
         run = run_cli(*shlex.split(line)[1:])
         assert run.exit_code == 0, (line, run.stderr)

@@ -114,8 +114,7 @@ def meditate(
     _run("meditate", fields, rolls=rolls, seed=seed, json_=json_, explain=explain)
 
 
-@commands.command(epilog=examples("linguo novence traverse --rolls 14",
-                                  "linguo novence traverse --weather-feet 500 --rolls 16"),
+@commands.command(epilog=examples("linguo novence traverse --weather-feet 500 --rolls 16"),
                   short_help="The Traversal roll (NP1) and its follow-up (NP2).")
 def traverse(
     weather_feet: Annotated[int | None, typer.Option(
