@@ -32,7 +32,10 @@ def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     """The text view of a plain result: its kind's lines, the non-default
     options, with ``explain`` every ``[rule] step``, and the faces used."""
     kind = plain.get("kind")
-    lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
+    from .render_nu import KINDS, nu_lines
+
+    lines = nu_lines(plain) if kind in KINDS else (
+        attack_lines(plain) if kind == "attack" else effect_lines(plain)
              if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
              else care_lines(plain))
     options = plain.get("options") or {}

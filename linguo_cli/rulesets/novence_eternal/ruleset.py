@@ -26,6 +26,10 @@ HANDLERS: dict[str, str] = {
     "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
     "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
     "check": f"{_PKG}.recovery_requests:resolve_check_request",
+    "ultimate": f"{_PKG}.ultimate_requests:resolve_ultimate_request",
+    "meditate": f"{_PKG}.ultimate_requests:resolve_meditate_request",
+    "traverse": f"{_PKG}.party_requests:resolve_traverse_request",
+    "party_check": f"{_PKG}.party_requests:resolve_party_check_request",
 }
 
 RULESET = Ruleset(
