@@ -26,6 +26,11 @@ HANDLERS: dict[str, str] = {
     "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
     "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
     "check": f"{_PKG}.recovery_requests:resolve_check_request",
+    "sc_attack": f"{_PKG}.sc_attack:resolve_sc_attack_request",
+    "initiative": f"{_PKG}.initiative:resolve_initiative_request",
+    "reaction_order": f"{_PKG}.initiative:resolve_reaction_order_request",
+    "move": f"{_PKG}.movement:resolve_move_request",
+    "injury": f"{_PKG}.injury_requests:resolve_injury_request",
 }
 
 RULESET = Ruleset(
