@@ -31,8 +31,11 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
 def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     """The text view of a plain result: its kind's lines, the non-default
     options, with ``explain`` every ``[rule] step``, and the faces used."""
+    from . import render_rolls
+
     kind = plain.get("kind")
-    lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
+    lines = (render_rolls.lines(plain) if kind in render_rolls.KINDS
+             else attack_lines(plain) if kind == "attack" else effect_lines(plain)
              if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
              else care_lines(plain))
     options = plain.get("options") or {}
