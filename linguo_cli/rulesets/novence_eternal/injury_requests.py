@@ -7,14 +7,15 @@ A stack runs :func:`.injury.gain_stack`: a Second Chance absorbs it first
 gain); IX is death (NK12); a rise to VII or VIII sets the 12-round timer
 and KO (NK6, ``critical_forces_ko``); a stack ``from_damage`` ends
 stabilization (NK7). Stacks run in turn; once the creature is dead the
-rest change nothing and roll no die (NK12: the dead make no rolls).
+rest change nothing and roll no die (NK12: the dead make no rolls). A
+creature the stacks make KO loses its charges (NR3, ``charges_end_on_ko``).
 Dice: one location d10 per stack that needs one (NO7).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, rules_of
@@ -23,7 +24,7 @@ from linguo_cli.core.results import OMIT, Omit, to_plain
 
 from .documents import Doc
 from .injury import InjuryEvent, Track, gain_stack
-from .model import Creature, Refusal
+from .model import Charges, Creature, Refusal
 from .options import DEFAULTS, Options
 from .recovery import hp_text
 from .recovery_requests import CareResult, named, read
@@ -37,11 +38,12 @@ def add_stacks(track: Track, stacks: int, dice: DiceSource, *, from_damage: bool
     once the creature is dead. ``location`` names the location of every
     stack that fixes one (no d10 then)."""
     log = log if log is not None else Derivation()
+    was_ko = track.creature.ko
     for n in range(stacks):
         if track.creature.dead:
             log.note("NK12", f"{track.creature.id} is dead: the {stacks - n} stack(s) left "
                      "change nothing")
-            return
+            break
         was_stabilized = track.creature.stabilized
         gain_stack(track, "input", dice, location=location, from_damage=from_damage,
                    options=options, log=log)
@@ -49,6 +51,21 @@ def add_stacks(track: Track, stacks: int, dice: DiceSource, *, from_damage: bool
             log.note("NK7", f"{track.creature.id}: " + (
                 "a stack from damage ends the stabilization" if not track.creature.stabilized
                 else "a stack not from damage leaves the stabilization"))
+    _charges_end(track, was_ko, options, log)
+
+
+def _charges_end(track: Track, was_ko: bool, options: Options, log: Derivation) -> None:
+    """NR3 (``charges_end_on_ko``): a creature the stacks made KO (NK4 step
+    5, VII-VIII) loses all its charges at once."""
+    c = track.creature
+    if was_ko or not c.ko or c.charges == Charges():
+        return
+    if not options.flag("charges_end_on_ko"):
+        log.note("NR3", f"{c.id} is KO; its charges last until its next turn "
+                 "(charges_end_on_ko: false)")
+        return
+    log.note("NR3", f"{c.id} is KO: its charges end")
+    track.creature = replace(c, charges=Charges())
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,7 +163,7 @@ def _no_roll(run: _Run, band: str | None, sc: int) -> AttackRecord:
     run.log.note("NA7", f"ep_scope no_roll: no to-hit roll; damage x min(1, EP {ep} / SC {sc})"
                  f" = {exact_text(factor)}")
     hit = ToHit((), 0, 0, 0, 0, 0, 0, sc, 0, 0, None, False, 0, False, None)
-    record = replace(_empty(run, hit, band, run.spec.advantage, run.spec.disadvantage, None),
+    record = replace(_empty(run, hit, band, False, False, None),
                      natural=None, floor=None, effective_die=None, total=None)
     if factor > 0:
         record = _ep_damage(run, record, hit, factor)
