@@ -60,6 +60,7 @@ def _charges_end(track: Track, was_ko: bool, options: Options, log: Derivation) 
     c = track.creature
     if was_ko or not c.ko or c.charges == Charges():
         return
+    log.note("NK1", f"{c.id} is KO: it can no longer fight")
     if not options.flag("charges_end_on_ko"):
         log.note("NR3", f"{c.id} is KO; its charges last until its next turn "
                  "(charges_end_on_ko: false)")
