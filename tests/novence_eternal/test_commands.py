@@ -25,7 +25,9 @@ def test_the_ruleset_is_installed_with_its_alias() -> None:
     rs = rulesets.get("novence", aliases=True)
     assert rs.name == "novence-eternal" and rs.kinds[:3] == ("attack", "modifiers", "dc_effect")
     assert set(rs.kinds[3:]) == {"thp", "heal", "ko_roll", "stabilize", "rest", "resurrect",
-                                "check", "ultimate", "meditate", "traverse", "party_check"}
+                                "check", "ultimate", "meditate", "traverse", "party_check",
+                                "sc_attack", "initiative", "reaction_order", "move",
+                                "injury"}
     assert "novence-eternal" in run_cli("--help").stdout
     assert run_cli("novence", "--help").exit_code == 0
 

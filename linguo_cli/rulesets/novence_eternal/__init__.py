@@ -4,7 +4,8 @@ The engine rules are those of ``shared/spec/novence-eternal/RULINGS.md``
 (rule IDs NS, NT, NM, NH, NX, NC, NA, ND, NR, NL, NK, NU, NP, NO, NV). It is
 wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 ``novence``) with the request kinds ``attack``, ``modifiers``, ``dc_effect``,
-``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect`` and ``check``:
+``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect``, ``check``,
+``sc_attack``, ``initiative``, ``reaction_order``, ``move`` and ``injury``:
 
 - :mod:`.options`: the Options table as data, with validation (``bad_option``);
 - :mod:`.modifiers`: the damage-modifier pool (ND1-ND8) as exact fractions;
@@ -17,6 +18,10 @@ wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
   resurrection (NL1, NL3, NL4, NK2, NK7, NK9, NK10, NK13) and checks (NS2), and
   :mod:`.recovery_requests`, their request kinds and results;
 - :mod:`.attack`: the NO1 pipeline of one AC-based attack on one target;
+- :mod:`.sc_attack`: one SC-based attack (NO6: NH6, NA7, NS5) on that pipeline;
+- :mod:`.initiative`: initiative (NS8), simultaneous reactions (NR2) and
+  their shared roll-off; :mod:`.movement`: the Move roll (NM1);
+  :mod:`.injury_requests`: Injury stacks on a given creature (NK4);
 - :mod:`.documents`: reading NV3 ``attack`` and ``modifiers`` requests;
 - :mod:`.validation`: the request schemas (``schemas/``);
 - :mod:`.handlers`: the request handlers and their typed NV5 results;

@@ -86,12 +86,12 @@ class AttackRecord:
     disadvantage: bool
     charge: str | None
     faces: tuple[object, ...]
-    natural: int
+    natural: int | None
     aim_stacks: int
     aim_effective: int
-    floor: int
-    effective_die: int
-    total: int
+    floor: int | None
+    effective_die: int | None
+    total: int | None
     against: int
     auto_crits: int
     residual: int
@@ -207,6 +207,11 @@ class _Run:
     attacker: Creature
     events: dict[str, list[str]]
     chances: SecondChances | None = None
+    #: False for an SC-based attack under ``sc_attacks_physical_steps: skip``
+    #: and for an SC-based roll that did not land: no cover, no armor (NH6).
+    physical: bool = True
+    #: NA7: the EP share of an SC-based roll that did not land (1 otherwise).
+    ep_factor: Fraction = Fraction(1)
 
     def event(self, who: str, text: str) -> None:
         self.events.setdefault(who, []).append(text)
@@ -224,23 +229,12 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     run.log.note("NO1", f"{spec.attacker.id} attacks {spec.target.id} with {spec.weapon.name}")
     band, r_adv, r_dis = check_legal(spec, options, run.log)
     w, t = spec.weapon, spec.target
-    if spec.attacker.hidden is not None and options.is_("hide_ends", "on_attack"):
-        run.attacker = replace(run.attacker, hidden=None)
-        run.log.note("NT9", f"{spec.attacker.id} attacks: its hiding ends")
-        run.event(spec.attacker.id, "hidden_ends")
+    end_hiding(run)
     charge = answering_charge(t, w, spec.defense)
     dodge_held = t.charges.dodge > 0
     if charge is not None and options.is_("charge_consumed", "on_target"):
         _spend_charge(run, charge)
-    unconscious = t.ko and options.is_("ko_target", "dnd5e_unconscious")
-    if t.ko:
-        run.log.note("NK14", f"{t.id} is KO: " + ("the attack has advantage (ko_target)"
-                                                  if unconscious else "no automatic advantage"))
-    adv = r_adv or spec.advantage or spec.helped or unconscious
-    dis = r_dis or spec.disadvantage
-    if spec.helped:
-        run.log.note("NT8", "the Help gives advantage and is spent")
-        run.event(spec.attacker.id, "help_spent")
+    adv, dis, unconscious = declared_advantage(run, r_adv, r_dis)
     stacks = w.aim if w.kind == "ranged" else 0
     s_eff = aim_effective(stacks, dodge_held, t.dodge_spent, options)
     if stacks and (dodge_held or t.dodge_spent):
@@ -252,10 +246,7 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
                          bonus=_to_hit_bonus(spec, options), ac=ac,
                          crr=spec.attacker.crr, far=spec.attacker.far, aim_stacks=stacks,
                          s_eff=s_eff, options=options, log=run.log)
-    if unconscious and hit.landed and hit.crits == 0 and spec.map and (
-            spec.distance is not None and spec.distance <= 5):
-        run.log.note("NK14", "a hit from within 5 ft on a KO target is a crit")
-        hit = replace(hit, crits=1)
+    hit = ko_target_crit(run, hit, unconscious)
     if stacks:
         run.log.note("NM2", f"the attack spends the {stacks} Aim stacks of {w.name}")
         run.event(spec.attacker.id, f"aim_spent:{w.name}")
@@ -267,6 +258,44 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     record = _after_landing(run, hit, band, adv, dis,
                             charge if run.target.charges != t.charges else None)
     return _outcome(run, record, start)
+
+
+def end_hiding(run: _Run) -> None:
+    """NT9: an attacker that attacks while hidden stops hiding
+    (``hide_ends: on_attack``)."""
+    a = run.spec.attacker
+    if a.hidden is not None and run.options.is_("hide_ends", "on_attack"):
+        run.attacker = replace(run.attacker, hidden=None)
+        run.log.note("NT9", f"{a.id} attacks: its hiding ends")
+        run.event(a.id, "hidden_ends")
+
+
+def ko_target_crit(run: _Run, hit: ToHit, unconscious: bool) -> ToHit:
+    """NK14 under ``ko_target: dnd5e_unconscious``: a landed hit from
+    within 5 ft on a KO target is a crit."""
+    spec = run.spec
+    if unconscious and hit.landed and hit.crits == 0 and spec.map and (
+            spec.distance is not None and spec.distance <= 5):
+        run.log.note("NK14", "a hit from within 5 ft on a KO target is a crit")
+        return replace(hit, crits=1)
+    return hit
+
+
+def declared_advantage(run: _Run, r_adv: bool, r_dis: bool) -> tuple[bool, bool, bool]:
+    """NO1 step 3 (NO6 step 2): advantage and disadvantage from the range
+    band (``r_adv``, ``r_dis``), a pending Help (spent now, NT8), a KO
+    target under ``ko_target: dnd5e_unconscious`` (NK14) and the inputs
+    (NS3). Returns ``(advantage, disadvantage, unconscious)``."""
+    spec, t = run.spec, run.spec.target
+    unconscious = t.ko and run.options.is_("ko_target", "dnd5e_unconscious")
+    if t.ko:
+        run.log.note("NK14", f"{t.id} is KO: " + ("the attack has advantage (ko_target)"
+                                                  if unconscious else "no automatic advantage"))
+    if spec.helped:
+        run.log.note("NT8", "the Help gives advantage and is spent")
+        run.event(spec.attacker.id, "help_spent")
+    return (r_adv or spec.advantage or spec.helped or unconscious,
+            r_dis or spec.disadvantage, unconscious)
 
 
 def _spend_charge(run: _Run, kind: str) -> None:
@@ -290,7 +319,7 @@ def _empty(run: _Run, hit: ToHit, band: str | None, adv: bool, dis: bool,
            charge: str | None) -> AttackRecord:
     w = run.spec.weapon
     return AttackRecord(
-        run.spec.attacker.id, run.spec.target.id, w.name, "ac", band, adv, dis, charge,
+        run.spec.attacker.id, run.spec.target.id, w.name, w.basis, band, adv, dis, charge,
         tuple(hit.faces), hit.natural, hit.aim_stacks, hit.aim_effective, hit.floor,
         hit.effective_die, hit.total, hit.against, hit.auto_crits, hit.residual,
         hit.bonus_die, hit.crit_fail, hit.crits, hit.landed, hit.thr, None, (), None, None,
@@ -316,7 +345,7 @@ def _after_landing(run: _Run, hit: ToHit, band: str | None, adv: bool, dis: bool
             return record
     minimum = min_thr(hit.aim_effective, options)
     cover = resolve_cover(spec.cover, spec.weapon.kind == "ranged", hit.thr, minimum,
-                          options, run.log)
+                          options, run.log) if run.physical else None
     record = replace(record, cover=cover)
     if cover is not None and cover.stops:
         return record
@@ -344,6 +373,8 @@ def _armor_step(run: _Run, hit: ToHit, cover: CoverResult | None,
                 minimum: int | None) -> ArmorResult | None:
     """NO1 step 10, skipped for a shot on cover under ``overpen_armor: skip``."""
     spec, options = run.spec, run.options
+    if not run.physical:
+        return None
     if cover is not None and cover.result == "cover" and options.is_("overpen_armor", "skip"):
         run.log.note("NC4", "overpenetration skips the armor step")
         return None
@@ -365,7 +396,8 @@ def _armor_and_damage(run: _Run, record: AttackRecord, hit: ToHit, cover: CoverR
     armor = _armor_step(run, hit, cover, minimum)
     shares = {t: (Fraction(a.factor), Fraction(a.ap_share))
               for t, a in (armor.types.items() if armor else ())}
-    cover_factor = Fraction(cover.factor) if cover is not None else Fraction(1)
+    cover_factor = (Fraction(cover.factor) if cover is not None else Fraction(1)) * (
+        run.ep_factor)
     combined = {t: (cover_factor * shares.get(t, (Fraction(1), _ZERO))[0],
                     cover_factor * shares.get(t, (Fraction(1), _ZERO))[1]) for t in _types(spec)}
     force = frozenset({"slashing"}) if (spec.melee_aim and spec.weapon.kind == "melee" and
@@ -446,6 +478,11 @@ def _entries(run: _Run, armor: ArmorResult | None, crits: int
             normal.append(ModEntry("RES", a.res, dtype, armor=True))
         if res is not None and a.ap_share > 0:
             ap.append(ModEntry("RES", res, dtype, armor=True))
+    if not run.physical and target_armor is not None and run.options.is_(
+            "dc_attacks_armor", "res_only"):
+        normal += [ModEntry("RES", a.res, dtype, armor=True)
+                   for dtype, a in target_armor.types.items() if dtype in _types(spec)]
+        run.log.note("NA1", "the armor's RES joins (dc_attacks_armor: res_only)")
     return pool_entries(normal, crits=crits), pool_entries(ap, crits=crits)
 
 

@@ -149,7 +149,8 @@ def weapon_of(doc: Doc, key: str, categories: Mapping[str, Sequence[str]],
         parryable=doc.get("parryable", True), dodgeable=doc.get("dodgeable", True),
         guardable=doc.get("guardable", True), ignores_thp=doc.get("ignores_thp", False),
         aim=doc.get("aim", 0), broken=doc.get("broken", False),
-        can_dismember=doc.get("can_dismember", False), location=doc.get("location"))
+        can_dismember=doc.get("can_dismember", False), location=doc.get("location"),
+        basis=doc.get("basis", "ac"), ep=doc.get("ep", 0))
 
 
 def armor_of(doc: Doc, categories: Mapping[str, Sequence[str]]) -> Armor:
@@ -206,7 +207,7 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
         locations=tuple(doc.get("locations", ())),
         ko_window=KoWindow(**doc.get("ko_window", {})),
         beheading_exception=doc.get("beheading_exception", False),
-        true_max_hp=doc.get("true_max_hp"))
+        true_max_hp=doc.get("true_max_hp"), sc_bonus=doc.get("sc_bonus", 0))
     return CreatureDoc(creature, weapons, key, doc.get("helped_by") is not None)
 
 

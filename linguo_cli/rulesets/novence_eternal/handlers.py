@@ -111,6 +111,11 @@ def resolve_attack_request(request: Mapping[str, Any], dice: DiceSource) -> Atta
     ``dice``: the source of the d20s and damage dice in NO1's order. Raises
     as the module docstring says."""
     spec, options, _key = attack_request(request)
+    if spec.weapon.basis != "ac":
+        from .documents import DocumentError
+
+        raise DocumentError("bad_input", "NV3", "request weapon",
+                            "an attack takes an AC-based weapon (basis: ac); use sc_attack")
     from .attack import resolve_attack
 
     outcome = resolve_attack(spec, dice, options)

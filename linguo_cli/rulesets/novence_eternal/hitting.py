@@ -187,12 +187,15 @@ def _note_crit_test(log: Derivation, natural: int, effective: int, crr: int, far
 
 def resolve_to_hit(dice: DiceSource, *, advantage: bool, disadvantage: bool, bonus: int,
                    ac: int, crr: int, far: int, aim_stacks: int, s_eff: int,
-                   options: Options = DEFAULTS, log: Derivation | None = None) -> ToHit:
+                   options: Options = DEFAULTS, log: Derivation | None = None,
+                   defence: str = "AC") -> ToHit:
     """NO1 steps 4-7: roll the to-hit d20(s) (NS3), apply the Aim floor of
     s_eff stacks (NM3), total = effective die + ``bonus`` (NH1: the weapon's
     to-hit, stat, PROF and other bonuses, in points), the crit and crit-fail
     tests (NX1-NX6), landing (NH2, NX4), the bonus crit d20 at CRR <= -20
-    (NX2), and THR = max(0, total - AC) for a landed attack (NH3)."""
+    (NX2), and THR = max(0, total - AC) for a landed attack (NH3). An
+    SC-based attack (NH6, NO6 steps 3-5) passes its SC as ``ac`` and
+    ``defence="SC"``, the name the derivation gives it."""
     log = log if log is not None else Derivation()
     faces = roll_d20(dice, advantage, disadvantage)
     natural = next(f.face for f in faces if f.kept)
@@ -211,7 +214,8 @@ def resolve_to_hit(dice: DiceSource, *, advantage: bool, disadvantage: bool, bon
     _note_crit_test(log, natural, effective, crr, far, test)
     landed = _lands(total, ac, test, options)
     rule = "NX4" if test.crits and total <= ac and not test.crit_fail else "NH2"
-    log.note(rule, f"total {total} against AC {ac}: {'lands' if landed else 'misses'}")
+    log.note(rule, f"total {total} against {defence} {ac}: "
+             f"{'lands' if landed else 'misses' if defence == 'AC' else 'does not land'}")
     crits = test.crits if landed else 0
     bonus_face = None
     if landed and crr <= -20:

@@ -77,6 +77,10 @@ class Weapon:
     broken: bool = False
     can_dismember: bool = False
     location: str | None = None
+    #: NH6: ``ac`` (AC-based) or ``sc`` (SC-based, an Etherhack); ``ep``: its
+    #: Ether Piercing (NA7, ``basis: sc`` only).
+    basis: str = "ac"
+    ep: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +195,8 @@ class Creature:
     beheading_exception: bool = False
     #: NL1: the true max HP, ``None`` when it equals ``max_hp`` (the modified max).
     true_max_hp: int | None = None
+    #: NS5: the INPUT bonus to SC.
+    sc_bonus: int = 0
 
     @property
     def on_track(self) -> bool:
@@ -210,6 +216,14 @@ class Creature:
                if options.is_("injury_penalty_scope", "rolls_only")
                else self.stat("DEX", options))
         return min(self.ac_cap, 10 + dex + self.ac_bonus)
+
+    def sc(self, options: Options = DEFAULTS) -> int:
+        """NS5: SC = 10 + WIS + sc_bonus, no cap; under ``injury_penalty_scope:
+        rolls_only`` the Injury penalty (NK8) stays out."""
+        wis = (self.stats.get("WIS", 0) + self.stat_bonuses.get("WIS", 0)
+               if options.is_("injury_penalty_scope", "rolls_only")
+               else self.stat("WIS", options))
+        return 10 + wis + self.sc_bonus
 
     def passive(self, options: Options = DEFAULTS) -> int:
         """NT9: passive Perception, else 10 + WIS + PROF if proficient."""

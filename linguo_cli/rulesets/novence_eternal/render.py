@@ -31,13 +31,19 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
 def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     """The text view of a plain result: its kind's lines, the non-default
     options, with ``explain`` every ``[rule] step``, and the faces used."""
+    from . import render_rolls
+
     kind = plain.get("kind")
     from .render_nu import KINDS, nu_lines
 
-    lines = nu_lines(plain) if kind in KINDS else (
-        attack_lines(plain) if kind == "attack" else effect_lines(plain)
-             if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
-             else care_lines(plain))
+    if kind in KINDS:
+        lines = nu_lines(plain)
+    elif kind in render_rolls.KINDS:
+        lines = render_rolls.lines(plain)
+    else:
+        lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
+                 if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
+                 else care_lines(plain))
     options = plain.get("options") or {}
     if options:
         lines.append("options: " + ", ".join(f"{k}={_value(v)}" for k, v in options.items()))

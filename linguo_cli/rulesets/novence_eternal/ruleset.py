@@ -30,6 +30,11 @@ HANDLERS: dict[str, str] = {
     "meditate": f"{_PKG}.ultimate_requests:resolve_meditate_request",
     "traverse": f"{_PKG}.party_requests:resolve_traverse_request",
     "party_check": f"{_PKG}.party_requests:resolve_party_check_request",
+    "sc_attack": f"{_PKG}.sc_attack:resolve_sc_attack_request",
+    "initiative": f"{_PKG}.initiative:resolve_initiative_request",
+    "reaction_order": f"{_PKG}.initiative:resolve_reaction_order_request",
+    "move": f"{_PKG}.movement:resolve_move_request",
+    "injury": f"{_PKG}.injury_requests:resolve_injury_request",
 }
 
 RULESET = Ruleset(

@@ -1,14 +1,15 @@
 """Novence Eternal's commands: ``linguo novence-eternal attack`` and
 ``linguo novence-eternal modifiers``, and hit points and the KO/Injury
 machine (``thp``, ``heal``, ``ko-roll``, ``stabilize``, ``rest``,
-``resurrect``) (alias ``linguo novence ...``)."""
+``resurrect``), and ``sc-attack``, ``initiative``, ``reaction-order``,
+``move`` and ``injury`` (alias ``linguo novence ...``)."""
 
 from typing import Any
 
-from linguo_cli.rulesets.novence_eternal.commands import care, one_off, zenith_party
+from linguo_cli.rulesets.novence_eternal.commands import care, one_off, rolls, zenith_party
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off, care, zenith_party)
+MODULES = (one_off, care, zenith_party, rolls)
 
 
 def mount(app: Any) -> None:
