@@ -228,6 +228,8 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
         run.attacker = replace(run.attacker, hidden=None)
         run.log.note("NT9", f"{spec.attacker.id} attacks: its hiding ends")
         run.event(spec.attacker.id, "hidden_ends")
+    elif spec.attacker.hidden is not None:
+        run.log.note("NT9", f"{spec.attacker.id} attacks and stays hidden (hide_ends)")
     charge = answering_charge(t, w, spec.defense)
     dodge_held = t.charges.dodge > 0
     if charge is not None and options.is_("charge_consumed", "on_target"):
