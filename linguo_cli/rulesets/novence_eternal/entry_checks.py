@@ -186,7 +186,8 @@ def check_weapon(ck: Checker, doc: Any, at: At, *, in_catalog: bool = False) -> 
             if key not in w:
                 ck.add("missing_input", ENTRY, at.key(key), f"a weapon needs {key}")
         _map_keys(ck, w, at)
-    _kind_keys(ck, w, w.get("kind"), at)
+    _kind_keys(ck, {k: v for k, v in w.items() if not (in_catalog and k in WEAPON_INSTANCE_KEYS)},
+               w.get("kind"), at)
     if w.get("heavy") and w.get("light"):
         ck.add("bad_input", ENTRY, at.key("light"), "a weapon is not both heavy and light")
     if w.get("unarmed"):

@@ -288,12 +288,17 @@ def _conditions(ck: Checker, held: Any, at: At, rule: str) -> None:
                    "turns_left and seconds")
 
 
-def check_request(request: Any) -> list[Problem]:
+def check_request(request: Any, cli_options: Mapping[str, Any] | None = None) -> list[Problem]:
     """Every input problem of a request (NV3) that passed its schema: its
     options, catalogs, state or inline combatants, the ids it names, the
-    ``hit_die`` NK3 reads, and an attack's range keys."""
+    ``hit_die`` NK3 reads, and an attack's range keys. ``cli_options``
+    (already checked) win over the request's and the state's."""
     if not isinstance(request, Mapping):
         return []
+    if cli_options:
+        own = request.get("options")
+        request = {**request, "options": {**(own if isinstance(own, Mapping) else {}),
+                                          **cli_options}}
     state = request.get("state")
     root = At((), "request")
     ck = Checker(merged_catalogs(_mapping(state).get("catalogs"), request.get("catalogs")),

@@ -1,14 +1,15 @@
 """Novence Eternal's commands: ``linguo novence-eternal attack`` and
 ``linguo novence-eternal modifiers``, and hit points and the KO/Injury
 machine (``thp``, ``heal``, ``ko-roll``, ``stabilize``, ``rest``,
-``resurrect``) (alias ``linguo novence ...``)."""
+``resurrect``), and ``check-state`` (a state or request checked, NV1-NV3)
+(alias ``linguo novence ...``)."""
 
 from typing import Any
 
-from linguo_cli.rulesets.novence_eternal.commands import care, one_off
+from linguo_cli.rulesets.novence_eternal.commands import care, check_state, one_off
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off, care)
+MODULES = (one_off, care, check_state)
 
 
 def mount(app: Any) -> None:
