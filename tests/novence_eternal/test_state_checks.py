@@ -62,6 +62,12 @@ EXPECTED: dict[str, tuple[str, str, str]] = {
     "nv2-ultimate-cost-above-100": ("bad_input", "NV2", "catalog ultimates.Starfall.cost"),
     "nv1-hit-die-for-nk3": ("missing_input", "NV1", "state combatants.cole.hit_die"),
     "nv3-target-names-no-combatant": ("bad_input", "NV3", "request target"),
+    "nv2-parry-mod-required": ("missing_input", "NV2",
+                               "request target.weapons.dagger.parry_mod"),
+    "nv2-parry-unarmed-needs-a-strike": ("missing_input", "NV1", "request target.weapons"),
+    "nv2-melee-aim-staggered-duration": ("missing_input", "NV2",
+                                         "catalog conditions.Staggered.duration"),
+    "nv1-ultimate-used-not-in-catalog": ("bad_input", "NV1", "request target.ultimates_used.1"),
 }
 
 
@@ -187,3 +193,25 @@ def test_a_weapon_base_names_a_catalog_entry() -> None:
                    ("missing_input", "state combatants.ogre.weapons.axe.kind"),
                    ("missing_input", "state combatants.ogre.weapons.axe.stat"),
                    ("missing_input", "state combatants.ogre.weapons.axe.damage")]
+
+
+def test_parry_mod_is_needed_only_when_a_parry_can_answer() -> None:
+    request = _cases()["nv2-parry-mod-required"]["request"]
+    for change in ({"defense": "guard"}, {"parryable": False}):
+        assert check_request({**request, **change}) == [], change
+    ranged = copy.deepcopy(request)
+    ranged["attacker"]["weapons"]["mace"].update(kind="ranged")
+    assert check_request(ranged) == []
+    given = copy.deepcopy(request)
+    given["target"]["weapons"]["dagger"]["parry_mod"] = 2
+    assert check_request(given) == []
+
+
+def test_a_catalog_duration_answers_melee_aim() -> None:
+    request = copy.deepcopy(_cases()["nv2-melee-aim-staggered-duration"]["request"])
+    request["catalogs"] = {"conditions": {"Staggered": {"restricts_movement": True,
+                                                        "duration": {"rounds": 1}}}}
+    assert check_request(request) == []
+    request.pop("take_melee_aim")
+    request.pop("catalogs")
+    assert check_request(request) == []  # no melee Aim: nothing is given

@@ -184,6 +184,7 @@ def check_combatant(ck: Checker, c: Mapping[str, Any], at: At, ids: set[str] | N
     check_armor(ck, c.get("armor"), at.key("armor"))
     _weapons(ck, c, at, ids, rule)
     _conditions(ck, c.get("conditions"), at.key("conditions"), rule)
+    _ultimates_and_readied(ck, c, at)
     if c.get("zp", 0) != 0 and options["zenith_meter"] != "per_creature":
         ck.add("bad_input", rule, at.key("zp"), "a combatant's own zp is read only under "
                "zenith_meter: per_creature")
@@ -262,6 +263,25 @@ def _weapons(ck: Checker, c: Mapping[str, Any], at: At, ids: set[str] | None,
 def _basis(ck: Checker, w: Mapping[str, Any]) -> Any:
     base = ck.catalog("weapons").get(str(w.get("base"))) if "base" in w else None
     return w.get("basis", base.get("basis", "ac") if isinstance(base, Mapping) else "ac")
+
+
+def _ultimates_and_readied(ck: Checker, c: Mapping[str, Any], at: At) -> None:
+    """``ultimates_used`` names Ultimates of the catalog; ``readied`` is
+    ``{action, trigger}`` (both required, nothing else)."""
+    used = c.get("ultimates_used")
+    for k, name in enumerate(used if isinstance(used, list) else []):
+        if name not in ck.catalog("ultimates"):
+            ck.add("bad_input", "NV1", at.key("ultimates_used").item(k),
+                   f"no Ultimate {name!r} in the catalog")
+    readied = c.get("readied")
+    if isinstance(readied, Mapping):
+        for key in ("action", "trigger"):
+            if key not in readied:
+                ck.add("missing_input", "NV1", at.key("readied").key(key), f"{key} is required")
+        for key in readied:
+            if key not in ("action", "trigger", "description"):
+                ck.add("bad_input", "NV1", at.key("readied").key(str(key)),
+                       f"{key!r} does not belong in readied")
 
 
 def _conditions(ck: Checker, held: Any, at: At, rule: str) -> None:
@@ -368,6 +388,10 @@ def _request_body(ck: Checker, request: Mapping[str, Any], root: At,
                     armor_allowed=kind == "modifiers")
     if kind in ("attack", "sc_attack"):
         _range_keys(ck, request, root)
+    if kind == "attack" and "attacker" in creatures and "target" in creatures:
+        used = _attack_weapon(ck, request, creatures["attacker"][0])
+        _parry_mod(ck, request, used, *creatures["target"])
+        _melee_aim_durations(ck, request, used, creatures["target"][0])
     if kind in _DAMAGING:
         for role, (c, at) in creatures.items():
             if role.startswith("target") and _on_track(c) and "hit_die" not in c:
@@ -391,3 +415,73 @@ def _range_keys(ck: Checker, request: Mapping[str, Any], root: At) -> None:
         ck.add("bad_input", "NV3", root.key("band"), "give distance or band, not both")
     elif given and not top.get("map", False):
         ck.add("bad_input", "NV3", root.key(given[0]), f"{given[0]} needs a map (map: true)")
+
+
+def _resolved(ck: Checker, w: Any) -> Mapping[str, Any]:
+    """A weapon with the keys of its ``base`` entry (NV2), or ``{}``."""
+    if not isinstance(w, Mapping):
+        return {}
+    base = ck.catalog("weapons").get(str(w.get("base"))) if "base" in w else None
+    return {**base, **w} if isinstance(base, Mapping) else w
+
+
+def _unarmed_key(c: Mapping[str, Any]) -> str | None:
+    return next((k for k, w in _mapping(c.get("weapons")).items()
+                 if isinstance(w, Mapping) and w.get("unarmed")), None)
+
+
+def _attack_weapon(ck: Checker, request: Mapping[str, Any], attacker: Mapping[str, Any]
+                   ) -> tuple[Mapping[str, Any], str | None]:
+    """The weapon an ``attack`` request uses (NV3 ``weapon``: an object, a
+    key of the attacker's weapons, else its equipped one, else its unarmed
+    strike) and its key, or ``({}, None)``."""
+    given = request.get("weapon")
+    if isinstance(given, Mapping):
+        return _resolved(ck, given), None
+    weapons = _mapping(attacker.get("weapons"))
+    key = given if isinstance(given, str) else attacker.get("equipped") or _unarmed_key(attacker)
+    found = weapons.get(key) if isinstance(key, str) else None
+    return _resolved(ck, found), key if found is not None else None
+
+
+def _parry_mod(ck: Checker, request: Mapping[str, Any], used: tuple[Mapping[str, Any], Any],
+               target: Mapping[str, Any], at: At) -> None:
+    """NV2 "When parry_mod is required": a target holding a Parry charge
+    that can answer this attack (a parryable AC-based melee attack, no
+    ``defense`` naming another charge) parries with its equipped weapon, or
+    its unarmed strike when ``equipped`` is null: that weapon needs its
+    ``parry_mod`` (``missing_input``)."""
+    weapon = used[0]
+    charges = _mapping(target.get("charges"))
+    if not (isinstance(charges.get("parry"), int) and charges["parry"] > 0) or \
+            weapon.get("kind") != "melee" or weapon.get("basis", "ac") != "ac" or \
+            not request.get("parryable", weapon.get("parryable", True)) or \
+            request.get("defense", "parry") != "parry":
+        return
+    key = target.get("equipped") or _unarmed_key(target)
+    if key is None:
+        ck.add("missing_input", "NV1", at.key("weapons"), "it holds a Parry charge that can "
+               "answer this attack unarmed: it needs an unarmed strike with its parry_mod")
+    elif "parry_mod" not in _resolved(ck, _mapping(target.get("weapons")).get(key)):
+        ck.add("missing_input", "NV2", at.key("weapons").key(key).key("parry_mod"),
+               "the weapon a Parry roll uses needs its parry_mod (NR5)")
+
+
+def _melee_aim_durations(ck: Checker, request: Mapping[str, Any],
+                         used: tuple[Mapping[str, Any], Any], target: Mapping[str, Any]
+                         ) -> None:
+    """NV2: melee Aim (``take_melee_aim``, or the weapon's mark on the
+    target) gives Bleed for a slashing component and Staggered for a
+    bludgeoning one, whose catalog entries then need their ``duration``."""
+    weapon, _key = used
+    mark = weapon.get("melee_aim")
+    marked = mark is not None and mark == target.get("id", "target")
+    if weapon.get("kind") != "melee" or not (request.get("take_melee_aim") or marked):
+        return
+    types = {c.get("type") for c in weapon.get("damage") or () if isinstance(c, Mapping)}
+    for dtype, name in (("slashing", "Bleed"), ("bludgeoning", "Staggered")):
+        entry = _mapping(ck.catalog("conditions").get(name))
+        if dtype in types and "duration" not in entry:
+            ck.add("missing_input", "NV2", At(("catalogs",), "catalog",
+                                              ("conditions", name, "duration")),
+                   f"melee Aim gives {name}: its catalog entry needs its duration (NM6)")
