@@ -215,3 +215,23 @@ def test_a_catalog_duration_answers_melee_aim() -> None:
     request.pop("take_melee_aim")
     request.pop("catalogs")
     assert check_request(request) == []  # no melee Aim: nothing is given
+
+
+def test_the_keys_a_kind_needs_come_with_the_other_problems() -> None:
+    heal = {"ruleset": "novence-eternal", "kind": "heal",
+            "targets": [{"id": "a", "kind": "player", "hp": 5, "max_hp": 9},
+                        {"id": "a", "kind": "player", "hp": 1, "max_hp": 9, "injury": 9}]}
+    got = sorted((p.code, p.at.place) for p in check_request(heal))
+    assert got == [("bad_input", "request targets.2"),
+                   ("bad_input", "request targets.2.injury"),
+                   ("missing_input", "request amount")]
+    check = {"ruleset": "novence-eternal", "kind": "check", "dc": 10, "save": True,
+             "skill": "stealth", "actor": {"kind": "player", "hp": 5, "max_hp": 9}}
+    assert [(p.code, p.at.place) for p in check_request(check)] == [
+        ("bad_input", "request skill")]
+    effect = {"ruleset": "novence-eternal", "kind": "dc_effect", "dc": {"base": 12},
+              "save": "DEX", "on_success": "half", "damage": [], "ranged": True,
+              "targets": [{"target": {"kind": "enemy", "hp": 5, "max_hp": 9},
+                           "relies_on_cover": True}]}
+    assert sorted((p.code, p.at.place) for p in check_request(effect)) == [
+        ("missing_input", "request source"), ("missing_input", "request targets.1.cover")]

@@ -388,6 +388,8 @@ def _request_body(ck: Checker, request: Mapping[str, Any], root: At,
                     armor_allowed=kind == "modifiers")
     if kind in ("attack", "sc_attack"):
         _range_keys(ck, request, root)
+    _kind_keys(ck, request, root)
+    _targets_once(ck, request, root)
     if kind == "attack" and "attacker" in creatures and "target" in creatures:
         used = _attack_weapon(ck, request, creatures["attacker"][0])
         _parry_mod(ck, request, used, *creatures["target"])
@@ -485,3 +487,41 @@ def _melee_aim_durations(ck: Checker, request: Mapping[str, Any],
             ck.add("missing_input", "NV2", At(("catalogs",), "catalog",
                                               ("conditions", name, "duration")),
                    f"melee Aim gives {name}: its catalog entry needs its duration (NM6)")
+
+
+def _kind_keys(ck: Checker, request: Mapping[str, Any], root: At) -> None:
+    """NV3's "exactly one of" and "required when" keys of the built kinds:
+    ``heal`` one of ``amount`` and ``roll`` (neither ``missing_input``);
+    ``check`` one of ``skill`` and ``stat``, ``save`` with ``stat`` only;
+    ``dc_effect`` its ``source`` for a ``dc`` object and a target's
+    ``cover`` when it relies on cover (``missing_input``)."""
+    kind = request.get("kind")
+    if kind == "heal" and ("amount" in request) == ("roll" in request):
+        ck.add("missing_input" if "amount" not in request else "bad_input", "NV3",
+               root.key("amount"), "give exactly one of amount and roll")
+    if kind == "check" and ((request.get("skill") is None) == (request.get("stat") is None)
+                            or (request.get("save") and request.get("skill") is not None)):
+        ck.add("bad_input", "NV3", root.key("skill"), "give exactly one of skill and stat "
+               "(a save names its stat)")
+    if kind != "dc_effect":
+        return
+    if isinstance(request.get("dc"), Mapping) and request.get("source") is None:
+        ck.add("missing_input", "NV3", root.key("source"), "a dc object needs the source "
+               "whose PROF and stat it reads")
+    for k, item in enumerate(request.get("targets") or ()):
+        if isinstance(item, Mapping) and item.get("relies_on_cover") and \
+                item.get("cover") is None:
+            ck.add("missing_input", "NV3", root.key("targets").item(k).key("cover"),
+                   "a target relying on cover needs its cover")
+
+
+def _targets_once(ck: Checker, request: Mapping[str, Any], root: At) -> None:
+    """The creatures of ``targets`` are named once each (an inline object
+    without ``id`` takes ``target1``, ``target2``...; NV3)."""
+    seen: set[Any] = set()
+    for role, given, at in _roles(request, root):
+        if role.startswith("target") and role != "target":
+            cid = given.get("id", role) if isinstance(given, Mapping) else given
+            if isinstance(cid, str) and cid in seen:
+                ck.add("bad_input", "NV3", at, f"{cid!r} is named twice in targets")
+            seen.add(cid)
