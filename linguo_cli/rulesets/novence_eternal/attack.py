@@ -268,6 +268,8 @@ def end_hiding(run: _Run) -> None:
         run.attacker = replace(run.attacker, hidden=None)
         run.log.note("NT9", f"{a.id} attacks: its hiding ends")
         run.event(a.id, "hidden_ends")
+    elif a.hidden is not None:
+        run.log.note("NT9", f"{a.id} attacks and stays hidden (hide_ends)")
 
 
 def ko_target_crit(run: _Run, hit: ToHit, unconscious: bool) -> ToHit:

@@ -240,6 +240,8 @@ def _set_level(track: Track, c: Creature, level: int, options: Options,
             "dismember_second_chance", "absorb_per_stack"):
         absorbed = min(track.chances.pool, target - c.injury)
         track.chances = replace(track.chances, pool=track.chances.pool - absorbed)
+        log.note("NK10", f"{c.id}: Second Chances absorb {absorbed} of the {target - c.injury} "
+                 f"stacks (pool {track.chances.pool})")
         target -= absorbed
     if target == c.injury:
         return c

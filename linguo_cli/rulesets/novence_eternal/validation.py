@@ -7,7 +7,9 @@ schemas/``); :func:`validate_request` checks a loaded request with
 ``attack-request``/``modifiers-request``. Each fault is placed at
 ``file:line:col`` with its field; the error carries NV6's refusal code:
 ``missing_input`` when the first fault is a required key left out, else
-``bad_input`` (options are checked by the handlers: ``bad_option``).
+``bad_input``. A request that fits its schemas is then checked as NV1-NV3
+say (:mod:`.state_checks`: the state, catalogs, options and the ids named),
+every problem reported together (NV6) in one ``StateError`` (exit 3).
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def validate_request(document: Any) -> None:
     with every fault, placed."""
     diags = SCHEMAS.errors(document, "request")
     if not diags:
+        from .state_checks import check_request, raise_problems
+
+        raise_problems(check_request(document.data), document)  # NV1-NV3, NV6: all at once
         return
     data = document.data
     validator = SCHEMAS.validator(SCHEMAS.dispatch("request", data))

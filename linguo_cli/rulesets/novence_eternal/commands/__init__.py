@@ -2,14 +2,21 @@
 ``linguo novence-eternal modifiers``, and hit points and the KO/Injury
 machine (``thp``, ``heal``, ``ko-roll``, ``stabilize``, ``rest``,
 ``resurrect``), and ``sc-attack``, ``initiative``, ``reaction-order``,
-``move`` and ``injury`` (alias ``linguo novence ...``)."""
+``move`` and ``injury``, and ``check-state`` (a state or
+request checked, NV1-NV3) (alias ``linguo novence ...``)."""
 
 from typing import Any
 
-from linguo_cli.rulesets.novence_eternal.commands import care, one_off, rolls, zenith_party
+from linguo_cli.rulesets.novence_eternal.commands import (
+    care,
+    check_state,
+    one_off,
+    rolls,
+    zenith_party,
+)
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off, care, zenith_party, rolls)
+MODULES = (one_off, care, zenith_party, rolls, check_state)
 
 
 def mount(app: Any) -> None:

@@ -29,7 +29,8 @@ ATTACK_EPILOG = examples("linguo novence attack --to-hit 7 --ac 15 --crr -2 --ai
 def _target(ac: int, hp: int, max_hp: int | None, armor: dict[str, Any] | None,
             charges: dict[str, int]) -> dict[str, Any]:
     """The target of a one-off attack: AC = 10 + ac_bonus (NS4, its cap raised
-    to the AC when above 30), no stats."""
+    to the AC when above 30), no stats; with a Parry charge, an unarmed
+    strike with parry_mod +0 to parry with."""
     target: dict[str, Any] = {"id": "target", "kind": "enemy", "hp": hp,
                               "max_hp": max_hp if max_hp is not None else max(hp, 1),
                               "ac_bonus": ac - 10, "ac_cap": max(30, ac)}
@@ -37,6 +38,11 @@ def _target(ac: int, hp: int, max_hp: int | None, armor: dict[str, Any] | None,
         target["armor"] = armor
     if any(charges.values()):
         target["charges"] = {k: v for k, v in charges.items() if v}
+    if charges.get("parry"):  # it parries unarmed: its strike's parry_mod is +0 (NV2, NR5)
+        target["equipped"] = None
+        target["weapons"] = {"unarmed": {"name": "unarmed strike", "kind": "melee",
+                                         "unarmed": True, "stat": None, "parry_mod": 0,
+                                         "damage": [{"static": 0, "type": "bludgeoning"}]}}
     return target
 
 

@@ -1,0 +1,104 @@
+"""Every alternative of every Novence Eternal option has a golden case that
+selects it (issue 19: "a case for every option's alternative"), in the
+``options`` of a request or of its state, unless it stands in
+:data:`PENDING` with the reason it cannot have one yet (the request kind
+or the part of the rules it needs is not built). The gap stays visible in
+one place: a pending alternative that gains a case must leave the list, so
+the list only ever shrinks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from linguo_cli.io.read import load
+from linguo_cli.rulesets.novence_eternal.options import OPTION_ROWS
+
+SUITE = Path(__file__).parents[2] / "golden" / "novence-eternal"
+
+_SCRIPTS = "needs scripts of turns and rounds (NV4), not built yet"
+_TURN_START = "needs the start of a turn (turn_start, NO3) or scripts (NV4), not built yet"
+_NU = "needs Ultimate Points and the Zenith meter (NU: turn_start, ultimate, meditate)"
+
+#: "name=value" (the value in JSON) -> why no case selects it yet.
+PENDING: dict[str, str] = {
+    "initiative_roll=\"dex_only\"": "needs the initiative request (NS8), not built yet",
+    "initiative_tie=\"rolloff\"": "needs the initiative request (NS8), not built yet",
+    "seconds_to_rounds=\"floor\"": "durations are read and ticked only by scripts and "
+                                   "events (NT1, NV4); no built result shows a condition's "
+                                   "rounds",
+    "turn_means=\"holder_turn\"": f"durations tick in turns and rounds: {_SCRIPTS}",
+    "duration_counts_current_round=false": f"durations tick at round ends: {_SCRIPTS}",
+    "duration_tick=\"end_of_holder_turn\"": f"durations tick at turn ends: {_SCRIPTS}",
+    "help_expires=\"until_used\"": f"Help is given by a help step (NT8): {_SCRIPTS}",
+    "search_vs_hidden=\"stealth_compare\"": f"Search is a search step (NT9, NT10): {_SCRIPTS}",
+    "meditate_scope=\"one\"": "needs the meditate request (NT12), not built yet",
+    "move_average=\"exact\"": "needs the move request (NM1), not built yet",
+    "move_average=\"ceil\"": "needs the move request (NM1), not built yet",
+    "aim_stack_lifetime=\"until_next_turn\"": f"Aim stacks end at a turn start: {_TURN_START}",
+    "aim_on_unequip=\"kept\"": f"unequipping is an interact step (NM2): {_SCRIPTS}",
+    "sc_attacks_physical_steps=\"apply\"": "needs the sc_attack request (NH6, NO6), not built yet",
+    "ep_scope=\"no_roll\"": "needs the sc_attack request (NA7, NO6), not built yet",
+    "status_damage_at=\"holder_turn_start\"": f"status ticks (ND7): {_TURN_START}",
+    "ready_cost=\"aa_plus_ta\"": f"Ready is a ready step with a budget (NR1): {_SCRIPTS}",
+    "reaction_tie=\"higher_bonus\"": "needs the reaction_order request (NR2), not built yet",
+    "charge_stacking=\"max_one\"": f"charges are given by prepare steps (NR3): {_SCRIPTS}",
+    "free_reaction_attack=\"uses_reaction\"": f"the free attack of a move step (NR11): {_SCRIPTS}",
+    "thp_compare=\"granted\"": "NV1 records no THP grant's original amount, so the thp request "
+                               "refuses it (missing_input); NG-37's Alt (THP 3, source shield) "
+                               "cannot be written as a document: a gap of the rulings",
+    "ko_damage_window=\"round\"": "one-off requests have no turns or rounds; a window per round "
+                                  "differs from one per turn only across turn starts and round "
+                                  f"ends (NG-44, NG-79 (b) Alts): {_SCRIPTS}",
+    "timer_after_absorb=\"stop\"": f"critical timers tick at round ends (NK6, NO4): {_SCRIPTS}",
+    "stabilize_cost=\"aa\"": f"the cost of a stabilize step (NK7, NT5): {_SCRIPTS}",
+    "up_while_ko=\"gain\"": f"UP gains at a turn start (NU2): {_NU}",
+    "zenith_meter=\"per_creature\"": f"the Zenith meter (NU4): {_NU}",
+    "zenith_reset=\"never\"": f"the Zenith meter's reset at an encounter end (NU4): {_NU}",
+    "zenith_bonus_mode=\"highest_per_track\"": f"Zenith bonuses (NU5): {_NU}",
+}
+
+
+def _selected(node: Any, out: set[str]) -> None:
+    """Every ``name=value`` an ``options`` object under ``node`` sets."""
+    if isinstance(node, dict):
+        if isinstance(node.get("options"), dict):
+            out.update(f"{k}={json.dumps(v)}" for k, v in node["options"].items())
+        for v in node.values():
+            _selected(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _selected(v, out)
+
+
+def _cases_select() -> set[str]:
+    selected: set[str] = set()
+    for path in sorted(SUITE.rglob("*.yaml")):
+        if path.name not in ("RULES.yaml", "EXAMPLES.yaml"):
+            for case in load(str(path)).data["cases"]:
+                _selected(case["request"], selected)
+    return selected
+
+
+def _alternatives() -> list[str]:
+    return [f"{row.name}={json.dumps(alt)}" for row in OPTION_ROWS for alt in row.alternatives]
+
+
+def test_every_option_alternative_has_a_case_or_a_reason() -> None:
+    selected = _cases_select()
+    missing = [a for a in _alternatives() if a not in selected and a not in PENDING]
+    assert len(OPTION_ROWS) == 86 and not missing, (
+        f"{len(missing)} option alternatives have no golden case and no PENDING reason: "
+        + ", ".join(missing))
+
+
+def test_a_pending_alternative_with_a_case_leaves_the_list() -> None:
+    selected = _cases_select()
+    covered = sorted(a for a in PENDING if a in selected)
+    assert not covered, f"these now have a case; remove them from PENDING: {covered}"
+
+
+def test_pending_names_only_real_alternatives() -> None:
+    unknown = sorted(set(PENDING) - set(_alternatives()))
+    assert not unknown, f"PENDING names no alternative of the Options table: {unknown}"
