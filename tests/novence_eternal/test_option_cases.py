@@ -19,12 +19,10 @@ SUITE = Path(__file__).parents[2] / "golden" / "novence-eternal"
 
 _SCRIPTS = "needs scripts of turns and rounds (NV4), not built yet"
 _TURN_START = "needs the start of a turn (turn_start, NO3) or scripts (NV4), not built yet"
-_NU = "needs Ultimate Points and the Zenith meter (NU: turn_start, ultimate, meditate)"
+_NU = "needs the start of a turn (turn_start, NO3) or an encounter_end event (NU2, NU4)"
 
 #: "name=value" (the value in JSON) -> why no case selects it yet.
 PENDING: dict[str, str] = {
-    "initiative_roll=\"dex_only\"": "needs the initiative request (NS8), not built yet",
-    "initiative_tie=\"rolloff\"": "needs the initiative request (NS8), not built yet",
     "seconds_to_rounds=\"floor\"": "durations are read and ticked only by scripts and "
                                    "events (NT1, NV4); no built result shows a condition's "
                                    "rounds",
@@ -33,16 +31,10 @@ PENDING: dict[str, str] = {
     "duration_tick=\"end_of_holder_turn\"": f"durations tick at turn ends: {_SCRIPTS}",
     "help_expires=\"until_used\"": f"Help is given by a help step (NT8): {_SCRIPTS}",
     "search_vs_hidden=\"stealth_compare\"": f"Search is a search step (NT9, NT10): {_SCRIPTS}",
-    "meditate_scope=\"one\"": "needs the meditate request (NT12), not built yet",
-    "move_average=\"exact\"": "needs the move request (NM1), not built yet",
-    "move_average=\"ceil\"": "needs the move request (NM1), not built yet",
     "aim_stack_lifetime=\"until_next_turn\"": f"Aim stacks end at a turn start: {_TURN_START}",
     "aim_on_unequip=\"kept\"": f"unequipping is an interact step (NM2): {_SCRIPTS}",
-    "sc_attacks_physical_steps=\"apply\"": "needs the sc_attack request (NH6, NO6), not built yet",
-    "ep_scope=\"no_roll\"": "needs the sc_attack request (NA7, NO6), not built yet",
     "status_damage_at=\"holder_turn_start\"": f"status ticks (ND7): {_TURN_START}",
     "ready_cost=\"aa_plus_ta\"": f"Ready is a ready step with a budget (NR1): {_SCRIPTS}",
-    "reaction_tie=\"higher_bonus\"": "needs the reaction_order request (NR2), not built yet",
     "charge_stacking=\"max_one\"": f"charges are given by prepare steps (NR3): {_SCRIPTS}",
     "free_reaction_attack=\"uses_reaction\"": f"the free attack of a move step (NR11): {_SCRIPTS}",
     "thp_compare=\"granted\"": "NV1 records no THP grant's original amount, so the thp request "
@@ -54,9 +46,7 @@ PENDING: dict[str, str] = {
     "timer_after_absorb=\"stop\"": f"critical timers tick at round ends (NK6, NO4): {_SCRIPTS}",
     "stabilize_cost=\"aa\"": f"the cost of a stabilize step (NK7, NT5): {_SCRIPTS}",
     "up_while_ko=\"gain\"": f"UP gains at a turn start (NU2): {_NU}",
-    "zenith_meter=\"per_creature\"": f"the Zenith meter (NU4): {_NU}",
     "zenith_reset=\"never\"": f"the Zenith meter's reset at an encounter end (NU4): {_NU}",
-    "zenith_bonus_mode=\"highest_per_track\"": f"Zenith bonuses (NU5): {_NU}",
 }
 
 
