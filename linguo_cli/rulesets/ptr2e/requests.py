@@ -224,6 +224,7 @@ def _spend(mover: Mover, boost: int, place: str, trace: Trace) -> None:
         return
     if mover.pp is None:
         trace.warnings.append(f"pp_untracked: {place or 'rush'}: pp_boost {boost}")
+        trace.note("PA5", f"pp_boost {boost}: Power Points not tracked (pp_untracked)")
         return
     if mover.pp < boost:
         refuse("pp_insufficient", f"pp_boost {boost} needs {boost} Power Points, "
