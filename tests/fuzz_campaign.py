@@ -24,6 +24,15 @@ answered in memory by ``linguo adapter`` (batch and plain); then
 exits, sleeps past the timeout, a double-forked sleeper). Counts are
 printed, with the peak memory (``ru_maxrss``): exit 1 when it is
 :data:`MAX_PEAK_MIB` MiB or more, or a process is left behind.
+
+Then ``--rulesets`` (30,000) requests of the other rulesets (PTR 2e, Novence
+Eternal; every kind with a request schema): generated from the kind's schema
+and resolved with seeded dice (replayed from their faces), golden requests
+resolved with other dice, and golden or generated requests mutated, refused
+with a place; then ``--round-files`` (3,000) PTR 2e states and scripts
+(golden rounds and the example round, mutated or not) played by ``linguo
+ptr2e round --in-place``: exit 0, 3 or 4, never a traceback, a refused round
+leaves the state file unchanged (:mod:`tests.fuzzing_rulesets`).
 """
 
 from __future__ import annotations
@@ -43,9 +52,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 try:
-    from tests import fuzzing
+    from tests import fuzzing, fuzzing_rulesets
 except ImportError:  # run as a script from tests/
     import fuzzing  # type: ignore[no-redef]
+    import fuzzing_rulesets  # type: ignore[no-redef]
 
 
 #: Runs of ``verify --batch`` against ``tests/hostile_impl.py`` (each script once or more).
@@ -93,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exchanges", type=int, default=30_000,
                         help="verify/adapter exchanges with hostile answers (default 30000; "
                              "issue 15)")
+    parser.add_argument("--rulesets", type=int, default=30_000,
+                        help="requests of the other rulesets, PTR 2e and Novence Eternal "
+                             "(default 30000; issue 20)")
+    parser.add_argument("--round-files", type=int, default=3_000,
+                        help="PTR 2e state and script files played in place (default 3000; "
+                             "issue 20)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     n = args.examples
@@ -140,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
         if done < args.writebacks or outside:
             return 1
     if args.exchanges and _exchanges(args.exchanges, seed):
+        return 1
+    if (args.rulesets or args.round_files) and _other_rulesets(args.rulesets,
+                                                               args.round_files, seed):
         return 1
     total = sum(counts.values())
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
@@ -195,6 +214,44 @@ def _exchanges(n: int, seed: int | None) -> int:
     if answers + stats["adapter lines"] < n or left or peak >= MAX_PEAK_MIB:
         return 1
     return 0
+
+
+def _other_rulesets(n: int, files: int, seed: int | None) -> int:
+    """The other rulesets' part (issue 20): ``n`` requests of PTR 2e and
+    Novence Eternal (generated from each kind's schema and resolved, golden
+    requests resolved with other dice, and mutated ones refused with a
+    place), then ``files`` PTR 2e rounds played from state and script files
+    in place (see :mod:`tests.fuzzing_rulesets`); prints the counts; 1 on a
+    failure."""
+    stats: Counter[str] = Counter()
+    seeds = st.integers(0, 2**32)
+    kinds = ", ".join(f"{r}/{k}" for r, k in fuzzing.other_ruleset_kinds())
+    print(f"  other rulesets: {n} requests over {kinds}; {files} PTR 2e round files",
+          flush=True)
+    parts: list[tuple[str, int, st.SearchStrategy[Any], Callable[[Any, Counter[str]], None]]] = [
+        ("other valid requests", n * 4 // 10, st.tuples(fuzzing_rulesets.other_requests(), seeds),
+         lambda v, s: fuzzing.check_ruleset_resolution(v[0], v[1], s)),
+        ("other golden requests", n * 2 // 10,
+         st.tuples(fuzzing_rulesets.corpus_requests(), seeds),
+         lambda v, s: fuzzing.check_ruleset_resolution(v[0], v[1], s)),
+    ]
+    parts.append(("other mutated requests", n - sum(p[1] for p in parts),
+                  fuzzing_rulesets.mutated_requests(), fuzzing.check_ruleset_text))
+    done = 0
+    try:
+        for name, examples, strategy, check in parts:
+            done += _part(name, examples, strategy, check, stats, seed)
+        with tempfile.TemporaryDirectory(prefix="linguo-fuzz-ptr-") as work:
+            done += _part("PTR 2e round files", files, fuzzing_rulesets.round_files(),
+                          lambda v, s: fuzzing_rulesets.check_round_files(v, work, s),
+                          stats, seed)
+    except Exception as exc:  # the shrunk failing input was printed by Hypothesis
+        print(f"fuzz campaign FAILED in 'other rulesets': {type(exc).__name__}: {exc}")
+        return 1
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
+    print(f"  other rulesets: {done} inputs, 0 escaped exceptions; outcomes: {outcomes}",
+          flush=True)
+    return 0 if done >= n + files else 1
 
 
 if __name__ == "__main__":

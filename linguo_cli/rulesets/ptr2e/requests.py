@@ -13,7 +13,6 @@ adds ``rolls_used``. Refusals carry the rulings' codes
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,6 +21,7 @@ from typing import Any
 
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError
+from linguo_cli.io.schema import SchemaSet
 from linguo_cli.rulesets.ptr2e import options as ptr_options
 from linguo_cli.rulesets.ptr2e.movement import Ledger
 from linguo_cli.rulesets.ptr2e.refusals import refuse
@@ -37,12 +37,15 @@ KINDS = ("skill", "rush", "move", "activation", "priority", "round", "odds")
 
 
 @cache
-def _validator(kind: str) -> Any:
-    from jsonschema import Draft202012Validator
+def schemas() -> SchemaSet:
+    """PTR 2e's schemas (``schemas/``): each kind's ``<kind>-request``, the
+    ``state`` and ``script`` documents of ``linguo ptr2e round`` (which the
+    round request refers to by ``$id``) and their ``$ref`` registry."""
+    return SchemaSet(resources.files("linguo_cli.rulesets.ptr2e").joinpath("schemas"))
 
-    text = resources.files("linguo_cli.rulesets.ptr2e").joinpath(
-        f"schemas/{kind}-request.schema.json").read_text(encoding="utf-8")
-    return Draft202012Validator(json.loads(text))
+
+def _validator(kind: str) -> Any:
+    return schemas().validator(f"{kind}-request")
 
 
 class SchemaError(InputError):
@@ -221,6 +224,7 @@ def _spend(mover: Mover, boost: int, place: str, trace: Trace) -> None:
         return
     if mover.pp is None:
         trace.warnings.append(f"pp_untracked: {place or 'rush'}: pp_boost {boost}")
+        trace.note("PA5", f"pp_boost {boost}: Power Points not tracked (pp_untracked)")
         return
     if mover.pp < boost:
         refuse("pp_insufficient", f"pp_boost {boost} needs {boost} Power Points, "

@@ -127,6 +127,8 @@ class RoundBook:
         mover = self.c[actor].mover
         if mover.pp is None:
             self.trace.warnings.append(f"pp_untracked: {place}: {name} costs {cost}")
+            self.trace.note("PA5", f"{actor} does not track Power Points: {name} costs "
+                            f"{cost} (pp_untracked)")
             return
         if mover.pp < cost:
             refuse("pp_insufficient", f"{name} needs {cost} Power Points, {mover.pp} left",
