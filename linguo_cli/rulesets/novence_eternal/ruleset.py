@@ -26,6 +26,9 @@ HANDLERS: dict[str, str] = {
     "rest": f"{_PKG}.recovery_requests:resolve_rest_request",
     "resurrect": f"{_PKG}.recovery_requests:resolve_resurrect_request",
     "check": f"{_PKG}.recovery_requests:resolve_check_request",
+    "script": f"{_PKG}.script.play:resolve_script_request",
+    "turn_start": f"{_PKG}.script.play:resolve_turn_start_request",
+    "event": f"{_PKG}.script.play:resolve_event_request",
 }
 
 RULESET = Ruleset(
