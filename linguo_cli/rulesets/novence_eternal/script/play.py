@@ -65,7 +65,8 @@ def _play_round(world: World, k: int, element: Doc, first: bool) -> dict[str, An
         world.state["turns_taken"] = []
         start_of_round(world)
     else:
-        world.log.note("NV4", f"round {world.state.get('round', 1)} continues")
+        world.log.note("NO5", f"round {world.state.get('round', 1)} continues: its start "
+                       "(NO5) has run already")
     number = world.state.get("round", 1)
     record: dict[str, Any] = {"round": number, "started": started,
                               "start": run_events(world, element.get("start") or (), f"R{k}",
@@ -103,6 +104,8 @@ def resolve_script_request(request: Doc, dice: DiceSource) -> ScriptResult:
     world = World.of(request, dice)
     check_script(request)
     read_conditions(world)
+    world.log.note("NV1", f"the state: round {world.state.get('round', 1)}, "
+                   f"{len(world.state.get('turns_taken') or ())} turn(s) taken in it")
     rounds: list[dict[str, Any]] = []
     for k, element in enumerate(request["rounds"], 1):
         if "events" in element:
@@ -116,6 +119,7 @@ def resolve_script_request(request: Doc, dice: DiceSource) -> ScriptResult:
 def _state_only(request: Doc, dice: DiceSource) -> World:
     world = World.of(request, dice)
     read_conditions(world)
+    world.log.note("NV1", f"the state: round {world.state.get('round', 1)}")
     return world
 
 
