@@ -98,6 +98,8 @@ def one_attack(world: World, attacker: str, weapon: str | None,
         world.event(spec.target.id, e)
     if spec.helped:
         world.doc(attacker)["helped_by"] = None
+    if spec.attacker.hidden is not None and outcome.attacker.hidden is not None:
+        world.log.note("NT9", f"{attacker} attacks and stays hidden (hide_ends: when_found_only)")
     w = (world.doc(attacker).get("weapons") or {}).get(key or "", {})
     if w.get("melee_aim") == spec.target.id:
         w["melee_aim"] = None
@@ -163,6 +165,7 @@ def _check_record(c: Any) -> dict[str, Any]:
 
 def investigate(world: World, cid: str, step: Mapping[str, Any]) -> dict[str, Any]:
     """NT10 Investigate: an Investigation (INT) check against the DM's DC."""
+    world.log.note("NT10", f"{cid} investigates (Investigation against the DM's DC)")
     return _check_record(check(world, cid, "investigation", step["dc"], step))
 
 
@@ -173,6 +176,8 @@ def search(world: World, cid: str, step: Mapping[str, Any]) -> dict[str, Any]:
     than its Stealth total."""
     hidden_id = step.get("hidden_target")
     compare = hidden_id is not None and world.options.is_("search_vs_hidden", "stealth_compare")
+    world.log.note("NT10", f"{cid} searches (Perception"
+                   + (" against the Stealth total)" if compare else " against the DM's DC)"))
     result = check(world, cid, "perception", 0 if compare else step["dc"], step)
     record = _check_record(result)
     if hidden_id is None:
@@ -270,6 +275,8 @@ def interact(world: World, cid: str, step: Mapping[str, Any]) -> dict[str, Any]:
                 "aim_on_unequip", "lost") and doc["weapons"][old].get("aim", 0):
             doc["weapons"][old]["aim"] = 0
             world.log.note("NM2", f"{cid} unequips {old}: its Aim stacks are lost")
+        elif old is not None and old != step["equip"]:
+            world.log.note("NM2", f"{cid} unequips {old}: its Aim stacks stay on it")
         doc["equipped"] = step["equip"]
         world.log.note("NT10", f"{cid} equips {step['equip'] or 'nothing (unarmed)'}")
     else:

@@ -26,7 +26,7 @@ from .events import run_events
 from .result import EventResult, ScriptResult, TurnStartResult
 from .steps import Turn, run_step
 from .timing import end_of_round, end_of_turn, read_conditions, start_of_round, turn_start
-from .world import World, view
+from .world import World, complete, view
 
 Doc = Mapping[str, Any]
 
@@ -38,6 +38,8 @@ def _play_turn(world: World, turn: Doc, place: str) -> dict[str, Any]:
     steps 1-2)."""
     cid = turn["actor"]
     doc = world.doc(cid)
+    if turn.get("extra", False):
+        world.log.note("NT3", f"{cid} takes an extra turn")
     start = None
     if not doc.get("dead", False):
         start = turn_start(world, cid)
@@ -93,7 +95,7 @@ def _combatants(world: World) -> dict[str, Any]:
 def _fields(world: World) -> dict[str, Any]:
     return {"explanation": tuple(world.log.steps), "options": world.options.non_default(),
             "warnings": tuple(world.warnings), "combatants": _combatants(world),
-            "state": to_plain(world.state)}
+            "state": complete(to_plain(world.state))}
 
 
 def resolve_script_request(request: Doc, dice: DiceSource) -> ScriptResult:

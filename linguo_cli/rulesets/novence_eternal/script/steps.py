@@ -94,7 +94,20 @@ def pay(turn: Turn, step: Step) -> None:
         b.pay_ba()
     elif kind == "legendary":
         pay_legendary(world.party, b.paid)
+    _note_paid(world, turn.actor, kind, b.paid)
 
+
+def _note_paid(world: World, cid: str, kind: str, paid: Mapping[str, int]) -> None:
+    """NT5 (NT6, NT7): what a step paid, in the derivation."""
+    parts = [f"{n} {k.upper()}" for k, n in paid.items() if n and k in ("ta", "aa", "ba")]
+    if kind in TA_STEPS and paid["aa"] and not paid["ta"]:
+        world.log.note("NT5", f"{cid}'s {kind}: an AA spent as a TA")
+    elif parts:
+        world.log.note("NT5", f"{cid}'s {kind} costs {', '.join(parts)}")
+    elif kind in AA_STEPS:
+        world.log.note("NT5", f"{cid}'s {kind} is free: no AA")
+    if paid["ba"]:
+        world.log.note("NT6", f"{cid} uses a bonus action inside its window")
 
 def _act(turn: Turn, cid: str, step: Step) -> dict[str, Any]:
     """The step's own work (already paid for); its NV5 ``result``."""
@@ -162,6 +175,8 @@ def run_step(turn: Turn, step: Step, place: str) -> dict[str, Any]:
         w["place"] = w["place"] or place
     if step.get("grants_ba"):
         turn.budget.ba = int(step["grants_ba"])
+        world.log.note("NT6", f"{turn.actor}'s {kind} grants {step['grants_ba']} bonus "
+                       "action(s), open until another step")
     after = run_entries(turn, step.get("after", ()), place, "after", step)
     return {"step": int(place.rsplit(" ", 1)[1]), "kind": kind, "paid": dict(paid),
             "before": before, "after": after, "result": result}
@@ -191,6 +206,7 @@ def _reaction(turn: Turn, entry: Mapping[str, Any], paid: dict[str, int]) -> dic
     if entry.get("pay") == "ba":
         raise Refusal("bonus_as_reaction", "NT6", "a bonus action cannot serve as a reaction")
     pay_bonus_reaction(world.doc(cid), paid)
+    world.log.note("NR1", f"{cid} reacts with a bonus reaction")
     return _act(turn, cid, entry["reaction"])
 
 
@@ -205,6 +221,10 @@ def _free_attack(turn: Turn, entry: Mapping[str, Any], paid: dict[str, int]) -> 
             pay_ra(doc, paid)
         else:
             pay_bonus_reaction(doc, paid)
+    else:
+        world.log.note("NR1", f"the free attack does not use {cid}'s RA (free_reaction_attack: "
+                       "free)")
+    world.log.note("NT11", f"{turn.actor} has not taken Disengage before this move")
     world.log.note("NR11", f"{turn.actor} leaves {cid}'s reach: a free attack")
     return actions.attack(world, cid, entry["free_attack"])
 

@@ -43,7 +43,10 @@ def read_conditions(world: World) -> None:
         kept = []
         for cond in c.get("conditions") or ():
             if "seconds" in cond:
-                rounds = seconds_to_rounds(cond.pop("seconds"), world)
+                seconds = cond.pop("seconds")
+                rounds = seconds_to_rounds(seconds, world)
+                world.log.note("NT1", f"{c['id']}'s {cond['name']}: {seconds} s is {rounds} "
+                               "round(s)")
                 if rounds == 0:
                     continue
                 cond["rounds_left"] = rounds
@@ -61,7 +64,10 @@ def gain_condition(world: World, cid: str, name: str, *, stacks: int = 1,
     seconds duration of 0 rounds changes nothing (NT1)."""
     dur = dict(duration or {})
     if "seconds" in dur:
-        rounds = seconds_to_rounds(dur.pop("seconds"), world)
+        seconds = dur.pop("seconds")
+        rounds = seconds_to_rounds(seconds, world)
+        world.log.note("NT1", f"{name}: {seconds} s is {rounds} round(s) ("
+                       f"{world.options.text('seconds_to_rounds')})")
         if rounds == 0:
             world.log.note("NT1", f"{name}: 0 rounds, not held")
             return
@@ -235,6 +241,8 @@ def end_of_round(world: World) -> dict[str, list[Any]]:
                                     "injury_events": []}
     world.log.note("NO4", f"end of round {world.state.get('round', 1)}")
     ids = world.ids()
+    if not world.options.is_("status_damage_at", "duration_tick"):
+        world.log.note("ND7", "status damage is dealt at its holder's turn start, not here")
     if world.options.is_("status_damage_at", "duration_tick"):
         for cid in ids:
             conds = [c for c in world.doc(cid).get("conditions") or ()

@@ -180,3 +180,58 @@ class World:
 def side(doc: Mapping[str, Any]) -> str:
     """NV1: the party (player, ally) or the enemies."""
     return "enemy" if doc["kind"] == "enemy" else "party"
+
+
+_STATS = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
+_COMBATANT_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("prof", 0), ("proficient_saves", []), ("proficient_skills", []), ("class_tiers", []),
+    ("ultimate_dice", 0), ("extra_attacks", 0), ("bonus_reactions", 0), ("crr", 0), ("far", 0),
+    ("ac_bonus", 0), ("ac_cap", 30), ("sc_bonus", 0), ("resources", {}), ("modifiers", []),
+    ("beheading_exception", False), ("thp", 0), ("injury", 0), ("ko", False),
+    ("stabilized", False), ("critical_timer", None), ("dead", False), ("locations", []),
+    ("ko_window", {"damage": 0, "stacked": False}), ("up", 0), ("zp", 0),
+    ("ultimates_used", []), ("charges", {"parry": 0, "dodge": 0, "guard": 0}),
+    ("dodge_spent", False), ("ra_used", False), ("bonus_reactions_used", 0),
+    ("readied", None), ("helped_by", None), ("hidden", None), ("conditions", []),
+    ("weapons", {}), ("equipped", None), ("armor", None))
+
+
+def _complete_combatant(c: dict[str, Any]) -> None:
+    c.setdefault("name", c["id"])
+    for key in ("stats", "stat_bonuses"):
+        c[key] = {s: (c.get(key) or {}).get(s, 0) for s in _STATS}
+    c.setdefault("injury_track", c["kind"] == "player")
+    c.setdefault("true_max_hp", c["max_hp"])
+    for key, default in _COMBATANT_DEFAULTS:
+        c.setdefault(key, copy.deepcopy(default))
+    c["charges"] = {k: c["charges"].get(k, 0) for k in ("parry", "dodge", "guard")}
+    if c.get("armor") is not None:
+        c["armor"].setdefault("pc", c["armor"].get("pc_max"))
+    for w in c["weapons"].values():
+        kind = w.get("kind")
+        if kind == "ranged":
+            w.setdefault("aim", 0)
+        if kind == "melee":
+            w.setdefault("melee_aim", None)
+        w.setdefault("broken", False)
+    for cond in c["conditions"]:
+        cond.setdefault("stacks", 1)
+        cond.setdefault("value", None)
+
+
+def complete(state: Mapping[str, Any]) -> dict[str, Any]:
+    """NV1, NV5: the state with every key that has a value written out,
+    defaults included (keys whose default is "absent" stay absent)."""
+    out = copy.deepcopy(dict(state))
+    for key, default in (("round", 1), ("turns_taken", []), ("map", False), ("zp", 0),
+                         ("options", {}), ("catalogs", {})):
+        out.setdefault(key, default)
+    party = out.setdefault("party", {})
+    party.setdefault("legendary_available", True)
+    party.setdefault("second_chances", None)
+    if party["second_chances"] is not None:
+        party["second_chances"].setdefault("pool", party["second_chances"]["max"])
+    party.setdefault("bank", 0)
+    for c in out["combatants"]:
+        _complete_combatant(c)
+    return out
