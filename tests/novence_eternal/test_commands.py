@@ -25,7 +25,7 @@ def test_the_ruleset_is_installed_with_its_alias() -> None:
     rs = rulesets.get("novence", aliases=True)
     assert rs.name == "novence-eternal" and rs.kinds[:3] == ("attack", "modifiers", "dc_effect")
     assert set(rs.kinds[3:]) == {"thp", "heal", "ko_roll", "stabilize", "rest", "resurrect",
-                                "check"}
+                                "check", "script", "turn_start", "event"}
     assert "novence-eternal" in run_cli("--help").stdout
     assert run_cli("novence", "--help").exit_code == 0
 
@@ -161,7 +161,7 @@ def test_readme_novence_lines_run() -> None:
     names = ("attack", "modifiers", "thp", "heal", "ko-roll", "stabilize", "rest", "resurrect")
     epilogs = [group.commands[name].epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
-    assert len(lines) == 10 + len(names)
+    assert len(lines) == 11 + len(names)
     for line in lines:
         run = run_cli(*shlex.split(line)[1:])
         assert run.exit_code == 0, (line, run.stderr)

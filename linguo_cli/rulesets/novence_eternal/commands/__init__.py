@@ -5,10 +5,10 @@ machine (``thp``, ``heal``, ``ko-roll``, ``stabilize``, ``rest``,
 
 from typing import Any
 
-from linguo_cli.rulesets.novence_eternal.commands import care, one_off
+from linguo_cli.rulesets.novence_eternal.commands import care, one_off, script
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off, care)
+MODULES = (one_off, care, script)
 
 
 def mount(app: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from linguo_cli.core.errors import Diagnostic, InputError
 
+from ..options import Options, resolve_options
 from .world import merged_catalogs, side
 
 Doc = Mapping[str, Any]
@@ -54,6 +55,7 @@ class Checker:
 
     state: Doc
     catalogs: Doc
+    options: Options
     faults: list[tuple[str, str, str, str]] = field(default_factory=list)
     round: int = 1
     taken: list[str] = field(default_factory=list)
@@ -68,6 +70,25 @@ class Checker:
     def by_id(self) -> dict[str, Doc]:
         """The state's combatants by id."""
         return {c["id"]: c for c in self.state["combatants"]}
+
+
+def _required_faults(ck: Checker) -> bool:
+    """NV1: each combatant's required keys and unique ids; False when a
+    fault makes the rest of the walk meaningless."""
+    seen: set[str] = set()
+    ok = True
+    for i, c in enumerate(ck.state["combatants"], 1):
+        cid = c.get("id", str(i))
+        for key in ("id", "kind", "hp", "max_hp"):
+            if key not in c:
+                ck.fault("missing_input", "NV1", f"state combatants.{cid}.{key}",
+                         f"{key} is required")
+                ok = False
+        if cid in seen:
+            ck.fault("bad_input", "NV1", f"state combatants.{cid}", f"id {cid!r} is used twice")
+            ok = False
+        seen.add(cid)
+    return ok
 
 
 def _state_faults(ck: Checker) -> None:
@@ -142,13 +163,35 @@ def _ready_faults(ck: Checker, cid: str, step: Doc, place: str) -> None:
 
 
 def _aim_faults(ck: Checker, cid: str, step: Doc, place: str) -> None:
-    if step.get("target") is None:
+    doc = ck.by_id[cid]
+    key = step.get("weapon") or doc.get("equipped")
+    if key is None or key not in (doc.get("weapons") or {}):
+        ck.fault("missing_input" if key is None else "bad_input", "NV4", f"{place} weapon",
+                 "an Aim needs the weapon it aims with")
         return
-    w = _weapon_of(ck, cid, step.get("weapon") or ck.by_id[cid].get("equipped"))
+    w = _weapon_of(ck, cid, key)
+    if step.get("target") is None:
+        if w.get("kind") != "ranged":
+            ck.fault("missing_input", "NV4", f"{place} target", "a melee Aim names its target")
+        return
     _attack_faults(ck, cid, {"target": step["target"], "weapon": step.get("weapon")}, place,
                    aims=True)
     if w.get("kind") == "ranged":
         ck.fault("bad_input", "NV4", f"{place} target", "a ranged Aim names no target")
+
+
+def _reference_faults(ck: Checker, step: Doc, place: str) -> None:
+    """NV4: every creature a step names is a combatant (``bad_input``)."""
+    named = [(k, step[k]) for k in ("target", "hidden_target") if step.get(k) is not None]
+    named += [(f"leaves_reach_of.{i}", x)
+              for i, x in enumerate(step.get("leaves_reach_of") or (), 1)]
+    named += [(f"attacks.{i}.target", a.get("target")) for i, a in enumerate(
+        step.get("attacks") or (), 1)]
+    named += [(f"targets.{i}.target", t.get("target")) for i, t in enumerate(
+        step.get("targets") or (), 1) if isinstance(t, Mapping)]
+    for key, cid in named:
+        if cid not in ck.by_id:
+            ck.fault("bad_input", "NV4", f"{place} {key}", f"no combatant {cid!r}")
 
 
 def _kind_faults(ck: Checker, cid: str, step: Doc, place: str, ctx: dict[str, Any]) -> None:
@@ -171,6 +214,11 @@ def _kind_faults(ck: Checker, cid: str, step: Doc, place: str, ctx: dict[str, An
             _step_faults(ck, cid, step["action"], f"{place} action", ctx)
     elif kind == "aim":
         _aim_faults(ck, cid, step, place)
+    elif kind == "search" and "dc" not in step and not (
+            step.get("hidden_target") is not None and ck.options.is_(
+                "search_vs_hidden", "stealth_compare")):
+        ck.fault("missing_input", "NV4", f"{place} dc", "a Search needs the DM's DC")
+    _reference_faults(ck, step, place)
 
 
 def _step_faults(ck: Checker, cid: str, step: Doc, place: str, ctx: dict[str, Any]) -> None:
@@ -204,6 +252,8 @@ def _entry_faults(ck: Checker, mover: str, step: Doc, entry: Doc, place: str,
             ck.fault("bad_input", "NV4", place,
                      "a free attack stands only on a move leaving its actor's reach, "
                      "without a Disengage before it (NT11, NR11)")
+    elif "reaction" in entry and entry["reaction"]["kind"] in NO_INNER:
+        ck.fault("bad_input", "NV4", f"{place} action", "not a step a reaction can take")
     elif "fire" in entry:
         if ck.readied.get(actor) != entry["fire"]["kind"]:
             ck.fault("bad_input", "NV4", f"{place} action",
@@ -282,8 +332,12 @@ def check_script(request: Doc) -> None:
     """Every document fault of a ``script`` request, before any die:
     raises :class:`ScriptError` (exit 3) with all of them."""
     state = request["state"]
-    ck = Checker(state, merged_catalogs(state, request), round=state.get("round", 1),
+    ck = Checker(state, merged_catalogs(state, request),
+                 resolve_options(state.get("options"), request.get("options")),
+                 round=state.get("round", 1),
                  taken=list(state.get("turns_taken") or ()))
+    if not _required_faults(ck):
+        raise ScriptError(ck.faults)
     _state_faults(ck)
     ended = not ck.taken
     rounds = request["rounds"]
@@ -293,6 +347,19 @@ def check_script(request: Doc) -> None:
                 ck.ticking.setdefault(e["name"], f"R{k}")
         ended = _element_faults(ck, k, element, k == len(rounds), ended)
     _catalog_faults(ck)
+    if ck.faults:
+        raise ScriptError(ck.faults)
+
+
+def check_state(request: Doc) -> None:
+    """NV1's required keys and unique ids of a one-off request's state
+    (``turn_start``, ``event``): raises :class:`ScriptError` (exit 3)."""
+    state = request["state"]
+    ck = Checker(state, merged_catalogs(state, request),
+                 resolve_options(state.get("options"), request.get("options")))
+    if _required_faults(ck):
+        _state_faults(ck)
+        ck.faults = [f for f in ck.faults if not f[2].endswith(".hit_die")]
     if ck.faults:
         raise ScriptError(ck.faults)
 

@@ -21,7 +21,7 @@ from linguo_cli.core.results import to_plain
 
 from ..documents import DocumentError
 from .budget import Budget
-from .documents import check_script
+from .documents import check_script, check_state
 from .events import run_events
 from .result import EventResult, ScriptResult, TurnStartResult
 from .steps import Turn, run_step
@@ -119,6 +119,7 @@ def resolve_script_request(request: Doc, dice: DiceSource) -> ScriptResult:
 
 
 def _state_only(request: Doc, dice: DiceSource) -> World:
+    check_state(request)
     world = World.of(request, dice)
     read_conditions(world)
     world.log.note("NV1", f"the state: round {world.state.get('round', 1)}")

@@ -38,7 +38,8 @@ def merged_catalogs(state: Mapping[str, Any], request: Mapping[str, Any]) -> dic
     out: dict[str, dict[str, Any]] = {"conditions": copy.deepcopy(PACKAGED_CONDITIONS)}
     for layer in (state.get("catalogs") or {}, request.get("catalogs") or {}):
         for name, entries in layer.items():
-            out.setdefault(name, {}).update(copy.deepcopy(entries))
+            if isinstance(entries, Mapping):
+                out.setdefault(name, {}).update(copy.deepcopy(dict(entries)))
     return out
 
 
