@@ -153,20 +153,23 @@ def _can_act(world: World, cid: str) -> None:
 
 
 def run_step(turn: Turn, step: Step, place: str) -> dict[str, Any]:
-    """One step of the turn's actor: its ``before`` entries, the actor's
-    state, payment, the action, then its ``after`` entries. NT6: a step
+    """One step of the turn's actor: the actor's state and payment (refused
+    first, before anything answers the step), its ``before`` entries, the
+    action, then its ``after`` entries. NT6: a step
     other than ``use_bonus_action`` closes the open BAs; ``grants_ba`` opens
     new ones."""
     world, kind = turn.world, step["kind"]
     if kind != "use_bonus_action":
         turn.budget.ba = 0
     paid = turn.budget.start_step()
-    before = run_entries(turn, step.get("before", ()), place, "before", step)
-    turn.budget.paid = paid
     try:
         if kind not in ("event", "end_turn"):
             _can_act(world, turn.actor)
         pay(turn, step)
+    except (Refusal, DocumentError) as exc:
+        raise placed(exc, place) from None
+    before = run_entries(turn, step.get("before", ()), place, "before", step)
+    try:
         inner = step["action"] if kind == "use_bonus_action" else step
         result = _act(turn, turn.actor, inner)
     except (Refusal, DocumentError) as exc:
