@@ -4,7 +4,8 @@ The engine rules are those of ``shared/spec/novence-eternal/RULINGS.md``
 (rule IDs NS, NT, NM, NH, NX, NC, NA, ND, NR, NL, NK, NU, NP, NO, NV). It is
 wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 ``novence``) with the request kinds ``attack``, ``modifiers``, ``dc_effect``,
-``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect`` and ``check``:
+``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect``, ``check``,
+``script``, ``turn_start`` and ``event``:
 
 - :mod:`.options`: the Options table as data, with validation (``bad_option``);
 - :mod:`.modifiers`: the damage-modifier pool (ND1-ND8) as exact fractions;
@@ -21,6 +22,8 @@ wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 - :mod:`.validation`: the request schemas (``schemas/``);
 - :mod:`.handlers`: the request handlers and their typed NV5 results;
 - :mod:`.render` and :mod:`.commands`: text output and ``linguo novence ...``.
+- :mod:`.script`: scripts of rounds and turns (NV4: budgets, NO3-NO5,
+  durations, Ready and reactions) and the ``turn_start`` and ``event`` kinds.
 
 Modules import only :mod:`linguo_cli.core` and :mod:`linguo_cli.io` (never
 another ruleset); :mod:`.commands` also ``linguo_cli.cli.options``.
