@@ -142,6 +142,8 @@ class World:
         (HP, THP, Injury, KO, timers, locations, window, charges, hiding,
         armor PC, its equipped weapon's Aim stacks and breakage)."""
         d = self.doc(c.id)
+        if c.ko and not d.get("ko", False):
+            self._knocked_out(d)
         for key, value, default in (
                 ("hp", c.hp, None), ("max_hp", c.max_hp, None), ("thp", c.thp, 0),
                 ("injury", c.injury, 0), ("ko", c.ko, False), ("dead", c.dead, False),
@@ -166,6 +168,21 @@ class World:
         if c.armor is not None and d.get("armor"):
             _put(d["armor"], "pc", c.armor.pc, d["armor"].get("pc_max"))
         self._store_weapon(d, c)
+
+    def _knocked_out(self, d: dict[str, Any]) -> None:
+        """NR3 (``charges_end_on_ko: true``): a creature knocked out loses its
+        readied action and the Help it gave, with its charges (NK1)."""
+        if not self.options.flag("charges_end_on_ko"):
+            self.log.note("NR3", f"{d['id']} is knocked out and keeps its charges, readied "
+                          "action and Help given (charges_end_on_ko: false)")
+            return
+        if d.get("readied") is not None:
+            d["readied"] = None
+            self.log.note("NR3", f"{d['id']} is knocked out: its readied action ends")
+        for other in self.state["combatants"]:
+            if other.get("helped_by") == d["id"]:
+                other["helped_by"] = None
+                self.log.note("NR3", f"{d['id']} is knocked out: its Help on {other['id']} ends")
 
     @staticmethod
     def _store_weapon(d: dict[str, Any], c: Creature) -> None:
