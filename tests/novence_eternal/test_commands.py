@@ -27,7 +27,7 @@ def test_the_ruleset_is_installed_with_its_alias() -> None:
     assert set(rs.kinds[3:]) == {"thp", "heal", "ko_roll", "stabilize", "rest", "resurrect",
                                 "check", "ultimate", "meditate", "traverse", "party_check",
                                 "sc_attack", "initiative", "reaction_order", "move",
-                                "injury"}
+                                "injury", "script", "turn_start", "event"}
     assert "novence-eternal" in run_cli("--help").stdout
     assert run_cli("novence", "--help").exit_code == 0
 
@@ -164,7 +164,7 @@ def test_readme_novence_lines_run() -> None:
              "ultimate", "meditate", "traverse", "party-check")
     epilogs = [group.commands[name].epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
-    assert len(lines) == 16 + len(names)
+    assert len(lines) == 17 + len(names)
     for line in lines:
         run = run_cli(*shlex.split(line, comments=True)[1:])
         assert run.exit_code == (3 if line.endswith("# exits 3") else 0), (line, run.stderr)

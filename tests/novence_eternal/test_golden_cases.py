@@ -111,7 +111,8 @@ def test_there_is_a_result_schema_per_kind() -> None:
     assert names == {f"{k}.result.schema.json" for k in kinds}
 
 
-@pytest.mark.parametrize("kind", ["attack", "dc_effect", "modifiers"])
+@pytest.mark.parametrize("kind", ["attack", "dc_effect", "modifiers", "script", "turn_start",
+                                  "event"])
 def test_results_fit_the_result_schema_of_their_kind(kind: str) -> None:
     validator = _validator(kind)
     cases = [c for c in CASES if c.request.get("kind") == kind and c.expect is not None]

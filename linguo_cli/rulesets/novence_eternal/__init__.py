@@ -5,7 +5,8 @@ The engine rules are those of ``shared/spec/novence-eternal/RULINGS.md``
 wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 ``novence``) with the request kinds ``attack``, ``modifiers``, ``dc_effect``,
 ``thp``, ``heal``, ``ko_roll``, ``stabilize``, ``rest``, ``resurrect``, ``check``,
-``sc_attack``, ``initiative``, ``reaction_order``, ``move`` and ``injury``:
+``sc_attack``, ``initiative``, ``reaction_order``, ``move``, ``injury``,
+``script``, ``turn_start`` and ``event``:
 
 - :mod:`.options`: the Options table as data, with validation (``bad_option``);
 - :mod:`.modifiers`: the damage-modifier pool (ND1-ND8) as exact fractions;
@@ -26,6 +27,8 @@ wired as the ruleset ``novence-eternal`` (:mod:`.ruleset`; CLI alias
 - :mod:`.validation`: the request schemas (``schemas/``);
 - :mod:`.handlers`: the request handlers and their typed NV5 results;
 - :mod:`.render` and :mod:`.commands`: text output and ``linguo novence ...``.
+- :mod:`.script`: scripts of rounds and turns (NV4: budgets, NO3-NO5,
+  durations, Ready and reactions) and the ``turn_start`` and ``event`` kinds.
 
 Modules import only :mod:`linguo_cli.core` and :mod:`linguo_cli.io` (never
 another ruleset); :mod:`.commands` also ``linguo_cli.cli.options``.

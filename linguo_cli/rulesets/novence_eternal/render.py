@@ -43,6 +43,7 @@ def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     else:
         lines = (attack_lines(plain) if kind == "attack" else effect_lines(plain)
                  if kind == "dc_effect" else modifiers_lines(plain) if kind == "modifiers"
+                 else _script_lines(plain) if kind in ("script", "turn_start", "event")
                  else care_lines(plain))
     options = plain.get("options") or {}
     if options:
@@ -54,6 +55,12 @@ def text_lines(plain: Mapping[str, Any], *, explain: bool = False) -> list[str]:
     if rolls:
         lines.append("rolls used: " + ",".join(str(r) for r in rolls))
     return lines
+
+
+def _script_lines(plain: Mapping[str, Any]) -> list[str]:
+    from .script.text import script_lines
+
+    return script_lines(plain)
 
 
 def _value(v: Any) -> str:

@@ -35,6 +35,9 @@ HANDLERS: dict[str, str] = {
     "reaction_order": f"{_PKG}.initiative:resolve_reaction_order_request",
     "move": f"{_PKG}.movement:resolve_move_request",
     "injury": f"{_PKG}.injury_requests:resolve_injury_request",
+    "script": f"{_PKG}.script.play:resolve_script_request",
+    "turn_start": f"{_PKG}.script.play:resolve_turn_start_request",
+    "event": f"{_PKG}.script.play:resolve_event_request",
 }
 
 RULESET = Ruleset(

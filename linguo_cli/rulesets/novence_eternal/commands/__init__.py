@@ -12,11 +12,12 @@ from linguo_cli.rulesets.novence_eternal.commands import (
     check_state,
     one_off,
     rolls,
+    script,
     zenith_party,
 )
 
 #: The command modules in the order ``linguo novence --help`` lists them.
-MODULES = (one_off, care, zenith_party, rolls, check_state)
+MODULES = (one_off, care, zenith_party, rolls, script, check_state)
 
 
 def mount(app: Any) -> None:
