@@ -23,28 +23,10 @@ _NU = "needs the start of a turn (turn_start, NO3) or an encounter_end event (NU
 
 #: "name=value" (the value in JSON) -> why no case selects it yet.
 PENDING: dict[str, str] = {
-    "seconds_to_rounds=\"floor\"": "durations are read and ticked only by scripts and "
-                                   "events (NT1, NV4); no built result shows a condition's "
-                                   "rounds",
     "turn_means=\"holder_turn\"": f"durations tick in turns and rounds: {_SCRIPTS}",
-    "duration_counts_current_round=false": f"durations tick at round ends: {_SCRIPTS}",
-    "duration_tick=\"end_of_holder_turn\"": f"durations tick at turn ends: {_SCRIPTS}",
-    "help_expires=\"until_used\"": f"Help is given by a help step (NT8): {_SCRIPTS}",
-    "search_vs_hidden=\"stealth_compare\"": f"Search is a search step (NT9, NT10): {_SCRIPTS}",
-    "aim_stack_lifetime=\"until_next_turn\"": f"Aim stacks end at a turn start: {_TURN_START}",
-    "aim_on_unequip=\"kept\"": f"unequipping is an interact step (NM2): {_SCRIPTS}",
-    "status_damage_at=\"holder_turn_start\"": f"status ticks (ND7): {_TURN_START}",
-    "ready_cost=\"aa_plus_ta\"": f"Ready is a ready step with a budget (NR1): {_SCRIPTS}",
-    "charge_stacking=\"max_one\"": f"charges are given by prepare steps (NR3): {_SCRIPTS}",
-    "free_reaction_attack=\"uses_reaction\"": f"the free attack of a move step (NR11): {_SCRIPTS}",
     "thp_compare=\"granted\"": "NV1 records no THP grant's original amount, so the thp request "
                                "refuses it (missing_input); NG-37's Alt (THP 3, source shield) "
                                "cannot be written as a document: a gap of the rulings",
-    "ko_damage_window=\"round\"": "one-off requests have no turns or rounds; a window per round "
-                                  "differs from one per turn only across turn starts and round "
-                                  f"ends (NG-44, NG-79 (b) Alts): {_SCRIPTS}",
-    "timer_after_absorb=\"stop\"": f"critical timers tick at round ends (NK6, NO4): {_SCRIPTS}",
-    "stabilize_cost=\"aa\"": f"the cost of a stabilize step (NK7, NT5): {_SCRIPTS}",
     "up_while_ko=\"gain\"": f"UP gains at a turn start (NU2): {_NU}",
     "zenith_reset=\"never\"": f"the Zenith meter's reset at an encounter end (NU4): {_NU}",
 }
