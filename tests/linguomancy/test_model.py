@@ -30,3 +30,20 @@ def test_fractional_movement_written_by_linguo_reads_back(movement: Fraction) ->
     SCHEMAS.validate(doc, "state")  # what linguo writes, linguo accepts
     again = entities_of(doc)["a"]
     assert again.movement == movement
+
+
+@pytest.mark.parametrize(("given", "movement"), [
+    (7, Fraction(7)), ("10/3", Fraction(10, 3)), (7.5, Fraction(15, 2)), (0.1, Fraction(1, 10))])
+def test_a_distance_is_read_exactly_from_its_text(given: object, movement: Fraction) -> None:
+    e = Entity.from_dict({"id": "a", "kind": "enemy", "hp": 1, "max_hp": 1,
+                          "movement_max": given})
+    assert e.movement_max == movement and e.movement == movement
+
+
+def test_an_entity_shares_nothing_mutable_with_its_mapping() -> None:
+    raw = {"id": "a", "kind": "enemy", "hp": 1, "max_hp": 1, "ac": {"armour": 12},
+           "conditions": [{"name": "Prone", "remaining_turns": 2}]}
+    e = Entity.from_dict(raw)
+    raw["ac"]["armour"] = 99
+    assert e.ac == {"armour": 12}
+    assert e.as_dict()["ac"] == {"armour": 12}
