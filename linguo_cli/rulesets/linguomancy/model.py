@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from linguo_cli.core import entity as core_entity
@@ -233,12 +234,10 @@ class Entity(core_entity.Entity):
             "resistances": sorted(self.resistances),
             "vulnerabilities": sorted(self.vulnerabilities),
             "immunities": sorted(self.immunities),
-            "conditions": [c.as_dict() for c in self.conditions],
-            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
+            "conditions": _conditions_shape(self),
+            "death_saves": _death_saves_shape(self),
             "dead": self.dead,
-            "death": (None if self.death_cause is None else
-                      {"cause": self.death_cause,
-                       **({"resurrection": self.resurrection} if self.resurrection else {})}),
+            "death": _death_shape(self),
             "flux": self.flux, "flux_max": self.flux_max, "flux_regen": self.flux_regen,
             "exhaustion": self.exhaustion,
             "wordsmithing_level": self.wordsmithing_level,
@@ -353,9 +352,39 @@ def _flux_facts(e: Entity) -> list[Fact]:
     return out
 
 
+def _conditions_shape(e: Entity) -> list[dict[str, object]]:
+    return [c.as_dict() for c in e.conditions]
+
+
+def _death_saves_shape(e: Entity) -> dict[str, int]:
+    return {"successes": e.death_successes, "failures": e.death_failures}
+
+
+def _death_shape(e: Entity) -> dict[str, Any] | None:
+    if e.death_cause is None:
+        return None
+    return {"cause": e.death_cause,
+            **({"resurrection": e.resurrection} if e.resurrection else {})}
+
+
+#: Readers of the keys of :meth:`Entity.as_dict` that reports show (damage,
+#: casts, rests), each giving what ``as_dict()[key]`` gives (the same
+#: functions for the composite keys), without building the whole shape.
+_REPORTED: dict[str, Callable[[Entity], Any]] = {
+    "hp": attrgetter("hp"), "max_hp": attrgetter("max_hp"), "temp_hp": attrgetter("temp_hp"),
+    "conditions": _conditions_shape, "death_saves": _death_saves_shape,
+    "dead": attrgetter("dead"), "death": _death_shape, "flux": attrgetter("flux"),
+    "flux_max": attrgetter("flux_max"), "exhaustion": attrgetter("exhaustion"),
+}
+
+
 def state_fields(entity: Entity, names: Iterable[str]) -> dict[str, Any]:
     """The fields ``names`` of ``entity``'s state shape (:meth:`Entity.as_dict`),
     in that order: the ``before``/``after`` of the reports of damage, casts
-    and rests."""
+    and rests (fresh values: the readers of :data:`_REPORTED` where they
+    cover every name, else from the whole shape)."""
+    names = tuple(names)
+    if all(k in _REPORTED for k in names):
+        return {k: _REPORTED[k](entity) for k in names}
     shape = entity.as_dict()
     return {k: shape[k] for k in names}
