@@ -323,12 +323,12 @@ def _plan(root: Path | None, opts: Options) -> _Plan:
              else golden_select.SkipList())
     first = root if root is not None else golden.suite_dir(
         opts.rulesets[0] if opts.rulesets else golden.DEFAULT_RULESET)
+    version = golden.suite_version(first)  # read once (EXAMPLES and RULES parsed)
     if opts.impl is None:
         runner: golden.Runner = golden.run_in_process
         plan = _Plan([], runner, lambda: None, "linguo (in process)", capability, skips)
     else:
         argv = golden.split_command(opts.impl)
-        version = golden.suite_version(first)
         label = opts.impl + (" (batch)" if opts.batch else "")
         if opts.batch:
             impl = golden.BatchImplementation(argv, timeout=opts.timeout, version=version)
@@ -345,7 +345,7 @@ def _plan(root: Path | None, opts: Options) -> _Plan:
     for suite_root in [root] if root is not None else list(dict.fromkeys(plan.roots.values())):
         assert suite_root is not None
         plan.cases.extend(golden.load_cases(golden.require_suite(suite_root)))
-    plan.version = golden.suite_version(first)
+    plan.version = version
     if not plan.cases and plan.rulesets != []:  # none declared: _selected says so
         raise InputError(Diagnostic(str(first), "", "no golden cases"))
     return plan

@@ -28,8 +28,10 @@ def ruleset_of(request: Any) -> Ruleset:
     Raises :class:`InputError` (exit 3, field ``ruleset``) when ``ruleset``
     is not a string or names no installed ruleset (aliases are command-line
     only: a request must give the canonical name)."""
-    name = request.get("ruleset", rulesets.DEFAULT) if isinstance(request, Mapping) \
-        else rulesets.DEFAULT
+    name = request.get("ruleset", rulesets.DEFAULT) \
+        if type(request) is dict or isinstance(request, Mapping) else rulesets.DEFAULT
+    if name == rulesets.DEFAULT:  # the common case, without a name lookup
+        return rulesets.default()
     if not isinstance(name, str):
         raise InputError(Diagnostic("request", "ruleset",
                                     f"must be a ruleset name, not {type(name).__name__}"))
@@ -59,12 +61,14 @@ def resolve_typed(request: Mapping[str, Any], dice: DiceSource | None = None) ->
     """
     rs = ruleset_of(request)
     if dice is None:
-        if request.get("rolls") is not None and request.get("seed") is not None:
+        rolls, seed = request.get("rolls"), request.get("seed")
+        if rolls is not None and seed is not None:
             raise InputError(Diagnostic(
                 "request", "seed", "give rolls or seed, not both (rolls would be used)"))
-        dice = rs.dice_source(request.get("rolls"), request.get("seed"))
+        dice = rs.dice_source(rolls, seed)
     request = rs.prepare(request)
-    result = rs.handler(str(request.get("kind")))(request, dice)
+    kind = request.get("kind")
+    result = rs.handler(kind if type(kind) is str else str(kind))(request, dice)
     dice.finish()
     if getattr(type(result), "__dataclass_fields__", None) is not None:  # a dataclass result
         # the handler's fresh result is completed in place (no one else holds it

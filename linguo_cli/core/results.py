@@ -53,6 +53,22 @@ Omit = _Omit
 _LAST: Final = "rolls_used"
 
 
+class PlainDict(dict[str, Any]):
+    """A dict whose values are already JSON-ready and fresh (built for this
+    one result, shared with nothing else, e.g. a whole state after a
+    change): :func:`to_plain` takes it as a plain ``dict`` (a shallow copy)
+    without walking it again. Build one only from such values; anything
+    else belongs in an ordinary dict, which :func:`to_plain` converts."""
+
+    __slots__ = ()
+
+    def __json__(self) -> dict[str, Any]:
+        """A plain ``dict`` of the same items (the values as they are)."""
+        return dict(self)
+
+    __json_plain__ = True
+
+
 def _fields_of(cls: type) -> tuple[tuple[str, str, bool], ...]:
     """``(attribute, JSON key, is rolls_used)`` of each field of ``cls``."""
     return tuple((f.name, key, key == _LAST) for f in dataclasses.fields(cls)

@@ -136,3 +136,11 @@ def test_any_field_values_convert_as_the_generic_walk(changes: dict[str, Any]) -
     fast = to_plain(value)
     with pytest.MonkeyPatch.context() as m:
         assert fast == generic(value, m)
+
+
+def test_a_plain_dict_becomes_a_plain_dict_of_the_same_items() -> None:
+    values = {"entities": [{"id": "a", "hp": 3}], "round": 2}
+    plain = to_plain(results.PlainDict(values))
+    assert type(plain) is dict and plain == values
+    assert json.dumps(plain) == json.dumps(values)
+    assert to_plain({"state": results.PlainDict(values)}) == {"state": values}

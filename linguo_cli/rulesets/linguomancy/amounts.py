@@ -262,7 +262,7 @@ def _conformity(expression: DiceExpression | None, expected: Fraction, tick: Tic
                 warnings: list[str]) -> bool:
     """T1/T2's table line and T3 (rev. 2): whether the formula conforms;
     :class:`RulesError` ``T3`` when it does not and is not ``allow``-ed."""
-    why = tick.nonconformity(expression if expression is not None else expected)
+    why = tick.nonconformity(expression if expression is not None else expected, expected)
     if amount is None:
         steps.append(Step(names.table_rule, f"{names.what} tick {tick.title}: expected-value "
                                             f"range {tick.range_text()}, {names.ability} "

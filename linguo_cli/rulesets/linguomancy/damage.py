@@ -26,7 +26,7 @@ from linguo_cli.core.derivation import Derivation, Step
 from linguo_cli.core.dice import DiceExpression, DiceSource
 from linguo_cli.core.dice import parse as parse_dice
 from linguo_cli.core.errors import Diagnostic, InputError
-from linguo_cli.core.results import OMIT, _Omit
+from linguo_cli.core.results import OMIT, PlainDict, _Omit, to_plain
 from linguo_cli.rulesets.linguomancy import ticks as ticks_
 from linguo_cli.rulesets.linguomancy.amounts import Amount, AmountRoll, roll_amount
 from linguo_cli.rulesets.linguomancy.dying import (
@@ -170,8 +170,10 @@ def annotated_damage_type(expr: DiceExpression | None, given: str | None) -> str
 
 def state_after(state: Mapping[str, Any], entities: Mapping[str, Entity]) -> dict[str, Any]:
     """The whole state after (a JSON document): its other top-level keys
-    kept, ``entities`` in full (``Entity.as_dict()``), in state order."""
-    out = {k: v for k, v in state.items() if k != "entities"}
+    kept (as JSON values), ``entities`` in full (``Entity.as_dict()``), in
+    state order. Built JSON-ready once: a :class:`PlainDict`, which the
+    result's conversion does not walk again."""
+    out = PlainDict({k: to_plain(v) for k, v in state.items() if k != "entities"})
     out["entities"] = [e.as_dict() for e in entities.values()]
     return out
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from linguo_cli.core import entity as core_entity
 from linguo_cli.core.conditions import Condition
+from linguo_cli.io.document import to_plain as plain
 
 __all__ = ["Condition", "Degree", "Entity", "Maintained", "Modifier", "TestKind"]
 
@@ -97,6 +99,16 @@ def ability_modifier_from_score(score: int) -> int:
 MAX_METRES = Fraction(100_000)
 
 
+def _fraction(value: Any) -> Fraction:
+    """A state's distance (an int, a number or a fraction string such as
+    ``"10/3"``) as an exact :class:`Fraction`, read from its text (so
+    ``7.1`` is 71/10); an int or a Fraction directly (the same value,
+    without parsing a text)."""
+    if type(value) is int or type(value) is Fraction:
+        return Fraction(value)
+    return Fraction(str(value))
+
+
 def metres(value: Fraction) -> int | float | str:
     """A distance in metres for output, always exact: an int when whole
     (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
@@ -163,11 +175,15 @@ class Entity(core_entity.Entity):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Entity:
-        """Build from a schema-valid mapping, filling defaults."""
+        """Build from a schema-valid mapping, filling defaults. ``d`` may be
+        a loaded document's tree: every value is converted to a plain one
+        (the scalars by their type, ``ac`` and the free-form values through
+        :func:`linguo_cli.io.document.to_plain`, a fresh copy), so the
+        entity shares nothing mutable with ``d``."""
         kind = str(d["kind"])
         flux_max = int(d.get("flux_max", 10))
         apt = int(d.get("action_points_per_turn", 3))
-        mmax = Fraction(str(d.get("movement_max", 0)))
+        mmax = _fraction(d.get("movement_max", 0))
         ds = d.get("death_saves") or {}
         death = d.get("death") or {}
         return cls(
@@ -176,18 +192,18 @@ class Entity(core_entity.Entity):
             temp_hp=int(d.get("temp_hp", 0)),
             at_zero_hp=str(d.get("at_zero_hp", "dying" if kind == "player" else "dies")),
             abilities=tuple((str(k), int(v)) for k, v in (d.get("abilities") or {}).items()),
-            ac=d.get("ac"),
+            ac=plain(d.get("ac")),
             resistances=frozenset(d.get("resistances") or ()),
             vulnerabilities=frozenset(d.get("vulnerabilities") or ()),
             immunities=frozenset(d.get("immunities") or ()),
             conditions=tuple(
-                Condition(str(c["name"]), str(c.get("source", "")), c.get("remaining_turns"))
+                Condition(str(c["name"]), str(c.get("source", "")), plain(c.get("remaining_turns")))
                 for c in d.get("conditions") or ()),
             death_successes=int(ds.get("successes", 0)),
             death_failures=int(ds.get("failures", 0)),
             dead=bool(d.get("dead", False)),
-            death_cause=death.get("cause"),
-            resurrection=death.get("resurrection"),
+            death_cause=plain(death.get("cause")),
+            resurrection=plain(death.get("resurrection")),
             flux=int(d.get("flux", flux_max)),
             flux_max=flux_max,
             flux_regen=int(d.get("flux_regen", 1)),
@@ -198,12 +214,12 @@ class Entity(core_entity.Entity):
             action_points_per_turn=apt,
             action_points=int(d.get("action_points", apt)),
             movement_max=mmax,
-            movement=Fraction(str(d.get("movement", mmax))),
+            movement=_fraction(d.get("movement", mmax)),
             hand_points=int(d.get("hand_points", 2)),
             hands_spent=int(d.get("hands_spent", 0)),
             held_items=tuple(str(i) for i in d.get("held_items") or ()),
-            maintained=tuple(
-                Maintained(str(m["idiom"]), m.get("hand_cost")) for m in d.get("maintained") or ()),
+            maintained=tuple(Maintained(str(m["idiom"]), plain(m.get("hand_cost")))
+                             for m in d.get("maintained") or ()),
             reaction_available=bool(d.get("reaction_available", True)),
         )
 
@@ -218,12 +234,10 @@ class Entity(core_entity.Entity):
             "resistances": sorted(self.resistances),
             "vulnerabilities": sorted(self.vulnerabilities),
             "immunities": sorted(self.immunities),
-            "conditions": [c.as_dict() for c in self.conditions],
-            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
+            "conditions": _conditions_shape(self),
+            "death_saves": _death_saves_shape(self),
             "dead": self.dead,
-            "death": (None if self.death_cause is None else
-                      {"cause": self.death_cause,
-                       **({"resurrection": self.resurrection} if self.resurrection else {})}),
+            "death": _death_shape(self),
             "flux": self.flux, "flux_max": self.flux_max, "flux_regen": self.flux_regen,
             "exhaustion": self.exhaustion,
             "wordsmithing_level": self.wordsmithing_level,
@@ -338,9 +352,39 @@ def _flux_facts(e: Entity) -> list[Fact]:
     return out
 
 
+def _conditions_shape(e: Entity) -> list[dict[str, object]]:
+    return [c.as_dict() for c in e.conditions]
+
+
+def _death_saves_shape(e: Entity) -> dict[str, int]:
+    return {"successes": e.death_successes, "failures": e.death_failures}
+
+
+def _death_shape(e: Entity) -> dict[str, Any] | None:
+    if e.death_cause is None:
+        return None
+    return {"cause": e.death_cause,
+            **({"resurrection": e.resurrection} if e.resurrection else {})}
+
+
+#: Readers of the keys of :meth:`Entity.as_dict` that reports show (damage,
+#: casts, rests), each giving what ``as_dict()[key]`` gives (the same
+#: functions for the composite keys), without building the whole shape.
+_REPORTED: dict[str, Callable[[Entity], Any]] = {
+    "hp": attrgetter("hp"), "max_hp": attrgetter("max_hp"), "temp_hp": attrgetter("temp_hp"),
+    "conditions": _conditions_shape, "death_saves": _death_saves_shape,
+    "dead": attrgetter("dead"), "death": _death_shape, "flux": attrgetter("flux"),
+    "flux_max": attrgetter("flux_max"), "exhaustion": attrgetter("exhaustion"),
+}
+
+
 def state_fields(entity: Entity, names: Iterable[str]) -> dict[str, Any]:
     """The fields ``names`` of ``entity``'s state shape (:meth:`Entity.as_dict`),
     in that order: the ``before``/``after`` of the reports of damage, casts
-    and rests."""
+    and rests (fresh values: the readers of :data:`_REPORTED` where they
+    cover every name, else from the whole shape)."""
+    names = tuple(names)
+    if all(k in _REPORTED for k in names):
+        return {k: _REPORTED[k](entity) for k in names}
     shape = entity.as_dict()
     return {k: shape[k] for k in names}

@@ -44,9 +44,10 @@ def apply(request: Mapping[str, Any]) -> Mapping[str, Any]:
     """``request`` with the options in effect written into the fields the
     rules read (see the module docstring); ``request`` itself when every
     option is at its default and no ``options`` were given."""
-    if "options" not in request and not (
-            isinstance(request.get("state"), Mapping) and "options" in request["state"]):
-        return request
+    state = request.get("state")
+    if "options" not in request and (
+            state is None or not (isinstance(state, Mapping) and "options" in state)):
+        return request  # the common case decided without an ABC check of a missing state
     values = effective(request)
     if not values["partial_success_hits"]:
         return request

@@ -78,7 +78,7 @@ def entities_of(doc: Document, base: Sequence[Any] = ()) -> dict[str, Any]:
     diags: list[Diagnostic] = []
     state = _at(doc.data, base)
     for i, raw in enumerate(state["entities"]):
-        e = Entity.from_dict(to_plain(raw))
+        e = Entity.from_dict(raw)  # from_dict copies what it keeps
         at = [*base, "entities", i]
         for where, message in _entity_problems(e, raw, known_ids=out):
             p = at + list(where)

@@ -63,14 +63,16 @@ class Tick:
         formula so that a die-less formula is refused too (T3 rev. 2)."""
         return self.nonconformity(formula) is None
 
-    def nonconformity(self, formula: DiceExpression | Fraction) -> str | None:
+    def nonconformity(self, formula: DiceExpression | Fraction,
+                      expected: Fraction | None = None) -> str | None:
         """Rule T3 (rev. 2): why ``formula`` does not conform to this tick, or
         ``None`` when it does. A tick without a dice range accepts anything;
         a dice tick refuses a formula without a die (``6``: "has no die") and
         one whose exact expected value (constants included) lies outside
         ``[min, max]``, bounds included. The reason reads after the formula,
         e.g. ``"has expected value 3, outside the Low damage tick's range
-        4-8"``."""
+        4-8"``. ``expected``: the formula's expected value when the caller
+        has it already (not computed again)."""
         if self.min is None:
             return None
         table = "healing" if self.healing else "damage"
@@ -78,7 +80,8 @@ class Tick:
             if self.rolls_dice and not formula.terms:
                 return (f"has no die: a formula for the {self.title} {table} tick needs at "
                         "least one die (a bare constant is not a tick roll)")
-            expected = formula.expected_value()
+            if expected is None:
+                expected = formula.expected_value()
         else:
             expected = formula
         if self.min <= expected and (self.max is None or expected <= self.max):
