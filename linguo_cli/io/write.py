@@ -24,8 +24,26 @@ from typing import Any
 from linguo_cli.core.errors import Diagnostic, InputError, UsageError
 from linguo_cli.io.document import Document
 
-#: Seconds a command waits for another linguo run to release a state file.
+#: Seconds a command waits for another linguo run to release a state file,
+#: unless the environment variable ``LINGUO_LOCK_TIMEOUT`` gives another
+#: number of seconds (see :func:`lock_timeout`).
 LOCK_TIMEOUT = 10.0
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for a state file's lock: ``LINGUO_LOCK_TIMEOUT`` when
+    it is set to a finite number >= 0, else :data:`LOCK_TIMEOUT` (10 s).
+    Raises :class:`UsageError` (exit 2) for any other value."""
+    raw = os.environ.get("LINGUO_LOCK_TIMEOUT")
+    if raw is None or raw == "":
+        return LOCK_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise UsageError(f"LINGUO_LOCK_TIMEOUT={raw!r}: not a number of seconds >= 0")
+    return value
 
 
 def yaml_layout(text: str) -> tuple[int, int, int]:
@@ -229,7 +247,8 @@ class FileLock:
     Taken on the file itself, not a sidecar: after a writer renamed a new file
     into place, a waiting process finds that its open file is no longer the
     one at ``path`` and opens and locks the new one. Other linguo runs wait up
-    to :data:`LOCK_TIMEOUT` seconds, then fail with exit 3. Advisory: programs
+    up to :func:`lock_timeout` seconds (10 s, or ``LINGUO_LOCK_TIMEOUT``),
+    then fail with exit 3. Advisory: programs
     that do not take the lock (editors) are not stopped. Where the file system
     has no ``flock`` the file is read unlocked.
     """
@@ -240,9 +259,12 @@ class FileLock:
         _held_locks.add(self)
 
     @classmethod
-    def acquire(cls, path: str, timeout: float = LOCK_TIMEOUT) -> FileLock:
+    def acquire(cls, path: str, timeout: float | None = None) -> FileLock:
         """Open ``path`` and lock it; raises ``OSError`` (file errors) or
-        :class:`InputError` when another process holds it past ``timeout``."""
+        :class:`InputError` when another process holds it past ``timeout``
+        seconds (default :func:`lock_timeout`)."""
+        if timeout is None:
+            timeout = lock_timeout()
         try:
             import fcntl
         except ImportError:  # pragma: no cover - no flock on this platform

@@ -38,8 +38,9 @@ def big_state(n: int = 300) -> str:
     return "\n".join(lines) + "\n"
 
 
-def linguo(*args: str) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+def linguo(*args: str, lock_timeout: str = "") -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1",
+               LINGUO_LOCK_TIMEOUT=lock_timeout)
     return subprocess.Popen([sys.executable, "-m", "linguo_cli", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -74,10 +75,14 @@ def test_sigkill_during_in_place_leaves_old_or_new_file(tmp_path: Path) -> None:
 
 
 def test_concurrent_in_place_runs_do_not_lose_updates(tmp_path: Path) -> None:
-    """Five runs started together each take 1 HP from e0: all five count."""
+    """Five runs started together each take 1 HP from e0: all five count.
+    Each waits for the lock as long as it takes (``LINGUO_LOCK_TIMEOUT``):
+    on a loaded machine four runs of a 150-entity state can outlast the
+    default 10 s, and a timed-out wait is not what this test is about."""
     state = tmp_path / "state.yaml"
     state.write_text(big_state(150), encoding="utf-8")
-    procs = [linguo(*DAMAGE, "--state", str(state), "--in-place") for _ in range(5)]
+    procs = [linguo(*DAMAGE, "--state", str(state), "--in-place", lock_timeout="600")
+             for _ in range(5)]
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err.decode()
@@ -92,7 +97,7 @@ def test_a_held_lock_makes_an_in_place_run_wait(tmp_path: Path) -> None:
     state.write_text(big_state(5), encoding="utf-8")
     held = load(str(state), lock=True)
     try:
-        proc = linguo(*DAMAGE, "--state", str(state), "--in-place")
+        proc = linguo(*DAMAGE, "--state", str(state), "--in-place", lock_timeout="600")
         time.sleep(1.5)
         assert proc.poll() is None, "the run did not wait for the lock"
         assert "hp: 500" in state.read_text(encoding="utf-8")
@@ -174,3 +179,32 @@ def test_json_state_is_written_back_as_json(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
     doc = load(str(state))
     assert doc.format == "json" and doc.data["entities"][0]["hp"] == 499
+
+
+def test_lock_timeout_comes_from_the_environment(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LINGUO_LOCK_TIMEOUT`` sets the wait (0 fails at once); unset or
+    empty keeps 10 s; anything but a finite number >= 0 is exit 2."""
+    from linguo_cli.core.errors import UsageError
+    from linguo_cli.io.write import LOCK_TIMEOUT, lock_timeout
+
+    monkeypatch.delenv("LINGUO_LOCK_TIMEOUT", raising=False)
+    assert lock_timeout() == LOCK_TIMEOUT == 10.0
+    monkeypatch.setenv("LINGUO_LOCK_TIMEOUT", "")
+    assert lock_timeout() == 10.0
+    monkeypatch.setenv("LINGUO_LOCK_TIMEOUT", "2.5")
+    assert lock_timeout() == 2.5
+    for bad in ("-1", "soon", "inf", "nan"):
+        monkeypatch.setenv("LINGUO_LOCK_TIMEOUT", bad)
+        with pytest.raises(UsageError, match="LINGUO_LOCK_TIMEOUT"):
+            lock_timeout()
+    monkeypatch.delenv("LINGUO_LOCK_TIMEOUT")
+    state = tmp_path / "state.yaml"
+    state.write_text(big_state(5), encoding="utf-8")
+    held = load(str(state), lock=True)
+    try:
+        monkeypatch.setenv("LINGUO_LOCK_TIMEOUT", "0")
+        with pytest.raises(InputError, match="more than 0 s"):
+            FileLock.acquire(str(state))
+    finally:
+        held.release()
