@@ -171,7 +171,9 @@ def defense_penalty_note(c: Creature, stat: str, options: Options = DEFAULTS) ->
 class Creature:
     """A combatant (NV1), the fields the attack rules read. ``equipped``: the
     wielded weapon, ``None`` when unarmed (then ``unarmed`` is the unarmed
-    strike, whose Parry modifier NR5 reads); ``conditions``: names held."""
+    strike, whose Parry modifier NR5 reads); ``conditions``: names held,
+    ``condition_records`` the state's condition objects (NV5 views); ``up``:
+    the Ultimate Points held (NU1)."""
 
     id: str
     hp: int
@@ -211,6 +213,8 @@ class Creature:
     true_max_hp: int | None = None
     #: NS5: the INPUT bonus to SC.
     sc_bonus: int = 0
+    up: int = 0
+    condition_records: tuple[Mapping[str, object], ...] = ()
 
     @property
     def on_track(self) -> bool:
