@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from linguo_cli.conformance import golden
 from linguo_cli.core import ruleset as rulesets
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_cli
 
 SUITE = ROOT / "golden" / "novence-eternal"
 SCHEMAS = ROOT / "linguo_cli" / "rulesets" / "novence_eternal" / "schemas" / "results"
@@ -84,6 +84,23 @@ def _results(kind: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+#: The kinds that change creatures (or the state): NV5 ``state`` after.
+STATE_KINDS = ("attack", "sc_attack", "dc_effect", "thp", "heal", "check", "stabilize",
+               "ko_roll", "injury", "rest", "resurrect", "initiative", "meditate", "ultimate")
+
+
+def _with_requests(kind: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    out = []
+    for case in CASES:
+        if case.request.get("kind") == kind and case.expect is not None:
+            reply = golden.run_in_process(case.request)
+            if reply.result is not None:
+                out.append((case.test_id, reply.result, case.request))
+        if len(out) == 3:
+            break
+    return out
+
+
 def test_the_table_names_every_built_kind() -> None:
     assert set(PER_KIND) == set(rulesets.get("novence-eternal").kinds)
 
@@ -134,3 +151,64 @@ def test_a_view_shows_up_conditions_and_true_max_hp_from_the_request() -> None:
                                                                          30)
     assert reply.result["combatants"]["attacker"]["before"]["true_max_hp"] == 25
     assert list(after) == list(VIEW)
+
+
+@pytest.mark.parametrize("kind", STATE_KINDS)
+def test_kinds_with_a_state_give_the_state_after_and_it_is_a_valid_state(
+        kind: str, tmp_path: Any) -> None:
+    """NV5: ``state``, the whole state after (given or built from the
+    request's combatant objects); it reads back as a valid NV1 state."""
+    results = _results(kind)
+    assert all("state" in r for _, r in results), [t for t, r in results if "state" not in r]
+    for test_id, result, request in _with_requests(kind)[:3]:
+        if "catalogs" in request:
+            continue  # the request's own catalogs are not part of the state
+        path = tmp_path / "state.json"
+        path.write_text(json.dumps(result["state"]), encoding="utf-8")
+        run = run_cli("novence", "check-state", str(path))
+        assert run.exit_code == 0, (test_id, run.stdout, run.stderr)
+        ids = {c["id"] for c in result["state"]["combatants"]}
+        assert set(result.get("combatants", {})) <= ids, test_id
+        for cid, record in result.get("combatants", {}).items():
+            doc = next(c for c in result["state"]["combatants"] if c["id"] == cid)
+            for key in ("hp", "thp", "injury", "ko", "dead", "critical_timer"):
+                assert doc.get(key, record["after"][key]) == record["after"][key], (test_id, key)
+
+
+def test_a_built_state_writes_the_change_back() -> None:
+    """A heal of 5 on an inline target at HP 10/30 (NL4): the built state's
+    target1 is at HP 15; a damaged attack target is written back too."""
+    heal = golden.run_in_process({"ruleset": "novence-eternal", "kind": "heal", "amount": 5,
+                                  "targets": [{"kind": "player", "hp": 10, "max_hp": 30,
+                                               "hit_die": 8}]})
+    assert heal.result is not None, heal.message
+    assert [(c["id"], c["hp"]) for c in heal.result["state"]["combatants"]] == [("target1", 15)]
+    request = {"ruleset": "novence-eternal", "kind": "attack",
+               "attacker": {"kind": "enemy", "hp": 20, "max_hp": 20},
+               "target": {"kind": "enemy", "hp": 18, "max_hp": 30},
+               "weapon": {"name": "blow", "kind": "melee", "to_hit": 0, "stat": "STR",
+                          "proficient": False,
+                          "damage": [{"dice": None, "static": 40, "type": "kinetic"}]},
+               "rolls": ["d20:20"]}
+    attack = golden.run_in_process(request)
+    assert attack.result is not None, attack.message
+    docs = {c["id"]: c for c in attack.result["state"]["combatants"]}
+    assert (docs["target"]["hp"], docs["target"]["ko"], docs["attacker"]["hp"]) == (0, True, 20)
+
+
+def test_events_name_each_charge_spent_and_death() -> None:
+    """NV5 events: ``charge:<kind>`` per charge spent, ``dead``. A DEX save
+    made while holding 1 Dodge charge spends it (NR9); an ``injury`` of 1
+    stack at VIII (location torso, no d10) reaches IX: dead (NK12)."""
+    check = golden.run_in_process({
+        "ruleset": "novence-eternal", "kind": "check", "stat": "DEX", "save": True, "dc": 10,
+        "actor": {"kind": "enemy", "hp": 10, "max_hp": 10, "charges": {"dodge": 1}},
+        "rolls": [5, 15]})
+    assert check.result is not None, check.message
+    assert check.result["combatants"]["actor"]["events"] == ["charge:dodge"]
+    dies = golden.run_in_process({
+        "ruleset": "novence-eternal", "kind": "injury", "location": "torso",
+        "target": {"kind": "player", "hp": 0, "max_hp": 30, "ko": True, "injury": 8,
+                   "critical_timer": 3, "hit_die": 8}})
+    assert dies.result is not None, dies.message
+    assert "dead" in dies.result["combatants"]["target"]["events"]

@@ -433,6 +433,9 @@ def _armor_and_damage(run: _Run, record: AttackRecord, hit: ToHit, cover: CoverR
         record = replace(record, melee_aim=_melee_aim(run, rolls, damage))
     track.creature = run.target
     record = replace(record, dismember=_dismember(run, track, hit, before))
+    if record.dismember is not None and record.dismember.save is not None \
+            and record.dismember.save.charge is not None:
+        run.event(run.target.id, f"charge:{record.dismember.save.charge}")
     run.target, run.chances = track.creature, track.chances
     _injury_events(run, track.events)
     return replace(record, injury_events=tuple(track.events))
