@@ -35,7 +35,14 @@ from .defense import BreakageRoll, DefenseResult, answering_charge, defense_roll
 from .exact import Exact, exact
 from .hitting import ToHit, aim_effective, band_effect, min_thr, range_band, resolve_to_hit
 from .injury import Dismemberment, InjuryEvent, Track, after_damage, dismember
-from .model import AttackSpec, Charges, Creature, Refusal, SecondChances
+from .model import (
+    AttackSpec,
+    Charges,
+    Creature,
+    Refusal,
+    SecondChances,
+    defense_penalty_note,
+)
 from .modifiers import (
     ModEntry,
     ModifiersResult,
@@ -240,6 +247,8 @@ def resolve_attack(spec: AttackSpec, dice: DiceSource,
     if stacks and (dodge_held or t.dodge_spent):
         run.log.note("NM4", f"{stacks} Aim stacks count as {s_eff} against {t.id}'s Dodge")
     ac = t.ac(options)
+    if (penalty := defense_penalty_note(t, "DEX", options)) is not None:
+        run.log.note("NK8", penalty)
     run.log.note("NS4", f"{t.id}'s AC = min(ac_cap {t.ac_cap}, 10 + DEX + ac_bonus "
                         f"{t.ac_bonus}) = {ac}")
     hit = resolve_to_hit(dice, advantage=adv, disadvantage=dis,
@@ -424,6 +433,9 @@ def _armor_and_damage(run: _Run, record: AttackRecord, hit: ToHit, cover: CoverR
         record = replace(record, melee_aim=_melee_aim(run, rolls, damage))
     track.creature = run.target
     record = replace(record, dismember=_dismember(run, track, hit, before))
+    if record.dismember is not None and record.dismember.save is not None \
+            and record.dismember.save.charge is not None:
+        run.event(run.target.id, f"charge:{record.dismember.save.charge}")
     run.target, run.chances = track.creature, track.chances
     _injury_events(run, track.events)
     return replace(record, injury_events=tuple(track.events))

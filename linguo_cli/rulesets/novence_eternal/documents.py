@@ -207,7 +207,9 @@ def creature_of(doc: Doc, default_id: str, categories: Mapping[str, Sequence[str
         locations=tuple(doc.get("locations", ())),
         ko_window=KoWindow(**doc.get("ko_window", {})),
         beheading_exception=doc.get("beheading_exception", False),
-        true_max_hp=doc.get("true_max_hp"), sc_bonus=doc.get("sc_bonus", 0))
+        true_max_hp=doc.get("true_max_hp"), sc_bonus=doc.get("sc_bonus", 0),
+        up=doc.get("up", 0),
+        condition_records=tuple(dict(c) for c in doc.get("conditions", ())))
     return CreatureDoc(creature, weapons, key, doc.get("helped_by") is not None)
 
 

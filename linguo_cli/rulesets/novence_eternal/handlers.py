@@ -10,7 +10,8 @@ sets its ``rolls_used`` and ``core.results.to_plain`` gives its JSON form:
   rules in first-use order, NV5), ``explanation`` (``[{rule, text}]``),
   ``options`` (the non-default options in effect), ``warnings``,
   ``combatants`` (``{id: {before, after, events}}``, attacker then target),
-  ``attack`` (the NO1 record), ``party`` (only with Second Chances), and
+  ``attack`` (the NO1 record), ``party`` (only with Second Chances),
+  ``state`` (the state after, given or built: :mod:`.state_results`) and
   ``rolls_used``;
 - :class:`ModifiersResult` (``kind: modifiers``): ``pools`` (``normal``,
   ``ap``), ``charge_factor``, ``exact`` (exact fractions as strings,
@@ -33,6 +34,7 @@ from linguo_cli.core.results import OMIT, Omit, to_plain
 
 from .documents import NamedFaces, attack_request, modifiers_request
 from .results import creature_view
+from .state_results import attack_state, effect_state
 
 #: The canonical name written in every result.
 RULESET_NAME = "novence-eternal"
@@ -51,6 +53,7 @@ class AttackResult:
     combatants: Mapping[str, Any] = field(default_factory=dict)
     attack: Mapping[str, Any] = field(default_factory=dict)
     party: Mapping[str, Any] | Omit = OMIT
+    state: Mapping[str, Any] | Omit = OMIT
     rolls_used: tuple[int, ...] = ()
 
 
@@ -89,6 +92,7 @@ class DcEffectResult:
     damage_rolls: tuple[Any, ...] = ()
     targets: tuple[Any, ...] = ()
     party: Mapping[str, Any] | Omit = OMIT
+    state: Mapping[str, Any] | Omit = OMIT
     rolls_used: tuple[int, ...] = ()
 
 
@@ -131,7 +135,9 @@ def resolve_attack_request(request: Mapping[str, Any], dice: DiceSource) -> Atta
     return AttackResult(
         rules=tuple(dict.fromkeys(("NV3", *outcome.rules, "NV5"))),
         explanation=tuple(outcome.steps), options=dict(outcome.options),
-        combatants=combatants, attack=to_plain(outcome.record), party=party)
+        combatants=combatants, attack=to_plain(outcome.record), party=party,
+        state=attack_state(request, before, (outcome.attacker, outcome.target),
+                           outcome.second_chances))
 
 
 def resolve_dc_effect_request(request: Mapping[str, Any], dice: DiceSource) -> DcEffectResult:
@@ -164,7 +170,9 @@ def resolve_dc_effect_request(request: Mapping[str, Any], dice: DiceSource) -> D
         explanation=outcome.steps, options=dict(outcome.options), combatants=combatants,
         warnings=warnings,
         dc=outcome.dc, damage_rolls=to_plain(outcome.damage_rolls),
-        targets=to_plain(outcome.targets), party=party)
+        targets=to_plain(outcome.targets), party=party,
+        state=effect_state(request, spec.source, outcome.before, outcome.after,
+                           outcome.second_chances))
 
 
 def resolve_modifiers_request(request: Mapping[str, Any],

@@ -29,6 +29,7 @@ from .options import DEFAULTS, Options
 from .recovery import hp_text
 from .recovery_requests import CareResult, named, read
 from .results import creature_view
+from .state_results import written_state
 
 
 def add_stacks(track: Track, stacks: int, dice: DiceSource, *, from_damage: bool = False,
@@ -135,4 +136,5 @@ def resolve_injury_request(request: Doc, dice: DiceSource) -> InjuryResult:
         combatants={target.id: {"before": _view(target), "after": _view(after),
                                 "events": _events(target, after, track.events)}},
         hp={target.id: hp_text(after)}, injury_events=to_plain(tuple(track.events)),
-        party=party)
+        party=party, state=written_state(reading.state, reading.objects, {target.id: after},
+                                         track.chances))

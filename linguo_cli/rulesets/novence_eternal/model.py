@@ -153,11 +153,27 @@ def injury_penalty(injury: int, options: Options = DEFAULTS) -> int:
     return options.number("injury_penalty_vii_viii") if value is None else value
 
 
+def defense_penalty_note(c: Creature, stat: str, options: Options = DEFAULTS) -> str | None:
+    """NK8's part in ``c``'s AC (``stat`` DEX, NS4) or SC (WIS, NS5): the text
+    of a derivation step, or None when Injury gives no penalty. Under
+    ``injury_penalty_scope: rolls_only`` the text says the penalty stays out."""
+    if c.injury < 3:
+        return None
+    penalty = injury_penalty(c.injury, options)
+    if options.is_("injury_penalty_scope", "rolls_only"):
+        return (f"{c.id}'s Injury {c.injury} penalty {penalty} stays out of {stat} "
+                "for AC and SC (injury_penalty_scope: rolls_only)")
+    return (f"{c.id}'s {stat} {c.stats.get(stat, 0)} with Injury {c.injury}'s "
+            f"penalty {penalty}: {c.stat(stat, options)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Creature:
     """A combatant (NV1), the fields the attack rules read. ``equipped``: the
     wielded weapon, ``None`` when unarmed (then ``unarmed`` is the unarmed
-    strike, whose Parry modifier NR5 reads); ``conditions``: names held."""
+    strike, whose Parry modifier NR5 reads); ``conditions``: names held,
+    ``condition_records`` the state's condition objects (NV5 views); ``up``:
+    the Ultimate Points held (NU1)."""
 
     id: str
     hp: int
@@ -197,6 +213,8 @@ class Creature:
     true_max_hp: int | None = None
     #: NS5: the INPUT bonus to SC.
     sc_bonus: int = 0
+    up: int = 0
+    condition_records: tuple[Mapping[str, object], ...] = ()
 
     @property
     def on_track(self) -> bool:

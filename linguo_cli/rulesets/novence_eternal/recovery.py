@@ -318,7 +318,7 @@ def resurrect(track: Track, hp: int, seconds: int, dice: DiceSource, options: Op
 def events_of(before: Creature, after: Creature) -> Sequence[str]:
     """NV5 event strings for what changed between ``before`` and ``after``
     (KO, waking, locations fixed, stabilization, Injury, timer, resurrection,
-    THP)."""
+    THP, death, one ``charge:<kind>`` per charge spent)."""
     out: list[str] = []
     if before.dead and not after.dead:
         out.append("resurrected")
@@ -335,4 +335,8 @@ def events_of(before: Creature, after: Creature) -> Sequence[str]:
         out.append(f"critical_timer:{after.critical_timer}")
     if after.thp != before.thp and after.thp_source != before.thp_source:
         out.append(f"thp:{after.thp}")
+    if after.dead and not before.dead:
+        out.append("dead")
+    for kind in ("parry", "dodge", "guard"):
+        out.extend([f"charge:{kind}"] * max(0, before.charges.of(kind) - after.charges.of(kind)))
     return out

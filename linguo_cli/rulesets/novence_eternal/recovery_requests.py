@@ -8,8 +8,9 @@ Creatures are named by id of the request's ``state``, or given inline
 ``actor``, ``target``, list items ``target1``, ``target2``...). Every
 result has ``combatants`` (``{id: {before, after, events}}``, the creatures
 the request touched, in the order it names them; ``before``/``after`` as
-the attack's plus ``true_max_hp``) and ``hp`` (NL1's notation per touched
-creature after). Faults: ``DocumentError`` (exit 3: ``missing_input``,
+NV5's list) and ``hp`` (NL1's notation per touched creature after), and
+``state``, the state after (given, or built from the inline objects:
+:mod:`.state_results`). Faults: ``DocumentError`` (exit 3: ``missing_input``,
 ``bad_input``, before any die), ``OptionError`` (``bad_option``),
 :class:`~.model.Refusal` (exit 4).
 """
@@ -43,6 +44,7 @@ from .recovery import (
     stabilize,
 )
 from .results import creature_view
+from .state_results import party_after, written_state
 
 RULESET_NAME = "novence-eternal"
 R = TypeVar("R", bound="CareResult")
@@ -51,8 +53,10 @@ R = TypeVar("R", bound="CareResult")
 @dataclass(frozen=True, slots=True)
 class CareResult:
     """The fields every result of these kinds has (NV5): ``combatants``
-    (``{id: {before, after, events}}``) and ``hp`` (NL1's notation per
-    creature touched, after); each kind's own fields follow in its subclass."""
+    (``{id: {before, after, events}}``), ``hp`` (NL1's notation per
+    creature touched, after) and ``state`` (the state after, NV5:
+    :func:`.state_results.written_state`); each kind's own fields follow in
+    its subclass."""
 
     kind: str = ""
     ruleset: str = RULESET_NAME
@@ -63,6 +67,7 @@ class CareResult:
     rolls_used: tuple[int, ...] = ()
     combatants: Mapping[str, Any] = field(default_factory=dict)
     hp: Mapping[str, str] = field(default_factory=dict)
+    state: Mapping[str, Any] | Omit = OMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +168,8 @@ class Reading:
     before: dict[str, Creature] = field(default_factory=dict)
     after: dict[str, Creature] = field(default_factory=dict)
     log: Derivation = field(default_factory=Derivation)
+    state: Doc | None = None
+    objects: dict[str, Doc] = field(default_factory=dict)
 
 
 def _state_checks(c: Creature, options: Options) -> None:
@@ -187,7 +194,7 @@ def read(request: Doc) -> Reading:
     by_id = {c["id"]: c for c in state["combatants"]} if state is not None else None
     chances = (top.get("party") or {}).get("second_chances")
     return Reading(options, by_id, SecondChances(chances["max"], chances.get(
-        "pool", chances["max"])) if chances else None)
+        "pool", chances["max"])) if chances else None, state=state)
 
 
 def named(reading: Reading, given: Any, default_id: str, place: str) -> Creature:
@@ -198,6 +205,7 @@ def named(reading: Reading, given: Any, default_id: str, place: str) -> Creature
         c = creature_of(reading.by_id[given], given, {}).creature
     elif isinstance(given, Mapping):
         c = creature_of(given, default_id, {}).creature
+        reading.objects[c.id] = given
     else:
         raise DocumentError("bad_input", "NV3", place, "without state, give a combatant object")
     if c.id in reading.before:
@@ -223,6 +231,8 @@ def _result(cls: type[R], kind: str, reading: Reading, **fields: Any) -> R:
         explanation=tuple(reading.log.steps), options=reading.options.non_default(),
         combatants=combatants,
         hp={cid: hp_text(reading.after.get(cid, c)) for cid, c in reading.before.items()},
+        state=written_state(reading.state, reading.objects, reading.after,
+                            party_after(fields.get("party")) or reading.chances),
         **fields)
 
 

@@ -25,13 +25,20 @@ from .options import Options
 
 
 def creature_view(c: Creature) -> dict[str, Any]:
-    """NV5 ``before``/``after`` of a creature (the fields this slice changes)."""
+    """NV5 ``before``/``after`` of a creature, in NV5's order: ``hp``,
+    ``max_hp``, ``true_max_hp`` (``max_hp`` when none is given), ``thp``,
+    ``thp_source``, ``injury``, ``ko``, ``stabilized``, ``critical_timer``,
+    ``dead``, ``up``, ``charges`` (``{parry, dodge, guard}``), ``conditions``
+    (the state's condition objects) and ``armor_pc`` when it wears armor."""
     view: dict[str, Any] = {
-        "hp": c.hp, "max_hp": c.max_hp, "thp": c.thp, "thp_source": c.thp_source,
+        "hp": c.hp, "max_hp": c.max_hp,
+        "true_max_hp": c.true_max_hp if c.true_max_hp is not None else c.max_hp,
+        "thp": c.thp, "thp_source": c.thp_source,
         "injury": c.injury, "ko": c.ko, "stabilized": c.stabilized,
-        "critical_timer": c.critical_timer, "dead": c.dead,
+        "critical_timer": c.critical_timer, "dead": c.dead, "up": c.up,
         "charges": {"parry": c.charges.parry, "dodge": c.charges.dodge,
                     "guard": c.charges.guard},
+        "conditions": [dict(r) for r in c.condition_records],
     }
     if c.armor is not None:
         view["armor_pc"] = c.armor.pc

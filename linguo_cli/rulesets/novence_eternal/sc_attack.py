@@ -58,6 +58,7 @@ from .hitting import ToHit, resolve_to_hit
 from .model import AttackSpec
 from .options import DEFAULTS, Options
 from .results import creature_view
+from .state_results import attack_state
 
 RULESET_NAME = "novence-eternal"
 
@@ -194,6 +195,7 @@ class ScAttackResult:
     combatants: Mapping[str, Any] = field(default_factory=dict)
     attack: Mapping[str, Any] = field(default_factory=dict)
     party: Mapping[str, Any] | Omit = OMIT
+    state: Mapping[str, Any] | Omit = OMIT
     rolls_used: tuple[int, ...] = ()
 
 
@@ -220,7 +222,9 @@ def resolve_sc_attack_request(request: Mapping[str, Any], dice: DiceSource) -> S
     return ScAttackResult(
         rules=tuple(dict.fromkeys(("NV3", *outcome.rules, "NV5"))),
         explanation=tuple(outcome.steps), options=dict(outcome.options),
-        combatants=combatants, attack=to_plain(outcome.record), party=party)
+        combatants=combatants, attack=to_plain(outcome.record), party=party,
+        state=attack_state(request, (spec.attacker, spec.target),
+                           (outcome.attacker, outcome.target), outcome.second_chances))
 
 
 __all__ = ["ScAttackRecord", "ScAttackResult", "ep_share", "resolve_sc_attack",
