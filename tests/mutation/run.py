@@ -98,6 +98,9 @@ MODULES: dict[str, str] = {
     "turn_rules": "linguo_cli/rulesets/linguomancy/turn_rules.py",
     "odds": "linguo_cli/rulesets/linguomancy/odds.py",
     "rest": "linguo_cli/rulesets/linguomancy/rest.py",
+    "abilities": "linguo_cli/rulesets/linguomancy/abilities.py",
+    "requests": "linguo_cli/rulesets/linguomancy/requests.py",
+    "model": "linguo_cli/rulesets/linguomancy/model.py",
 }
 
 #: Tests per module when coverage contexts are not available (or a line is
