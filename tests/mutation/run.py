@@ -98,6 +98,9 @@ MODULES: dict[str, str] = {
     "turn_rules": "linguo_cli/rulesets/linguomancy/turn_rules.py",
     "odds": "linguo_cli/rulesets/linguomancy/odds.py",
     "rest": "linguo_cli/rulesets/linguomancy/rest.py",
+    "abilities": "linguo_cli/rulesets/linguomancy/abilities.py",
+    "requests": "linguo_cli/rulesets/linguomancy/requests.py",
+    "model": "linguo_cli/rulesets/linguomancy/model.py",
 }
 
 #: Tests per module when coverage contexts are not available (or a line is
@@ -141,6 +144,17 @@ TEST_MAP: dict[str, list[str]] = {
         "tests/linguomancy/test_turn_cli.py",
         "tests/conformance/test_golden.py",
     ],
+    "core_tests": ["tests/core/test_tests.py", "tests/linguomancy/test_checks.py"],
+    "dice_parse": [
+        "tests/core/test_dice.py",
+        "tests/core/test_dice_notation.py",
+        "tests/core/test_dice_notation_exact.py",
+        "tests/core/test_mutants_notation.py",
+        "tests/linguomancy/test_mutants_limits.py",
+    ],
+    "distribution": ["tests/core/test_dice_notation_exact.py", "tests/linguomancy/test_odds.py"],
+    "derivation": ["tests/core/test_results.py", "tests/linguomancy/test_rule_steps.py"],
+    "core_conditions": ["tests/core/test_conditions.py", "tests/linguomancy/test_conditions.py"],
     "odds": [
         "tests/linguomancy/test_odds.py",
         "tests/linguomancy/test_mutants_limits.py",
@@ -412,6 +426,13 @@ def _pytest(scratch: Path, tests: list[str], timeout: float, deselect: list[str]
     return proc.returncode == 0, False, time.perf_counter() - start, failed
 
 
+def _cheap_first(nodes: list[str]) -> list[str]:
+    """``nodes`` with the unit tests first and the slow whole-program tests
+    (``tests/cli``, ``tests/conformance``) last: ``pytest -x`` stops at the
+    first failure, so a mutant a unit test kills is killed in seconds."""
+    return sorted(nodes, key=lambda n: (n.startswith(("tests/cli/", "tests/conformance/")), n))
+
+
 def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]] | None,
                equivalent: dict[str, str], args: argparse.Namespace) -> ModuleReport:
     rel = MODULES[module]
@@ -457,7 +478,7 @@ def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]
                 report.outcomes.append(Outcome(m.id, "uncovered", 0.0, shown))
                 continue
             else:  # executed only at import time (no test context): the map
-                tests = line_tests[m.line] or fallback
+                tests = _cheap_first(line_tests[m.line]) or fallback
             target.write_text(mutated_source(source, m), encoding="utf-8")
             passed, timed_out, secs, _ = _pytest(scratch, tests, timeout, failing)
             if passed and tests != fallback:
