@@ -23,7 +23,7 @@ from ..injury import Track, after_damage, gain_stack
 from ..model import KoWindow
 from ..modifiers import ModEntry, resolve_modifiers
 from ..recovery import ko_roll
-from ..zenith import up_gain_at_turn_start
+from ..zenith import meter_of, roman, up_gain_at_turn_start, zenith_level
 from .world import World
 
 _NO_WINDOW = {"damage": 0, "stacked": False}
@@ -317,6 +317,9 @@ def up_gain_hook(world: World, cid: str) -> dict[str, Any] | None:
     bonus, gained, lost, up_after}``), or None when no gain is made (dead,
     or KO under ``up_while_ko: none``: no die)."""
     doc = world.doc(cid)
+    zp = meter_of(world.state, doc, world.options)
+    if zp:
+        world.log.note("NU4", f"{cid}: Zenith meter {zp}, level {roman(zenith_level(zp))}")
     after, gain, steps = up_gain_at_turn_start(doc, world.state, world.options, world.dice)
     world.log.extend(steps)
     if gain is None:
