@@ -17,18 +17,12 @@ from linguo_cli.rulesets.novence_eternal.options import OPTION_ROWS
 
 SUITE = Path(__file__).parents[2] / "golden" / "novence-eternal"
 
-_SCRIPTS = "needs scripts of turns and rounds (NV4), not built yet"
-_TURN_START = "needs the start of a turn (turn_start, NO3) or scripts (NV4), not built yet"
-_NU = "needs the start of a turn (turn_start, NO3) or an encounter_end event (NU2, NU4)"
 
 #: "name=value" (the value in JSON) -> why no case selects it yet.
 PENDING: dict[str, str] = {
-    "turn_means=\"holder_turn\"": f"durations tick in turns and rounds: {_SCRIPTS}",
     "thp_compare=\"granted\"": "NV1 records no THP grant's original amount, so the thp request "
                                "refuses it (missing_input); NG-37's Alt (THP 3, source shield) "
                                "cannot be written as a document: a gap of the rulings",
-    "up_while_ko=\"gain\"": f"UP gains at a turn start (NU2): {_NU}",
-    "zenith_reset=\"never\"": f"the Zenith meter's reset at an encounter end (NU4): {_NU}",
 }
 
 

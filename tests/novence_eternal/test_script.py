@@ -108,16 +108,21 @@ def test_the_result_state_holds_every_default_and_fits_the_state_schema() -> Non
     assert SCHEMAS.errors(Document("<r>", request), "request") == []
 
 
-def test_the_hooks_for_rules_built_elsewhere() -> None:
-    world = World.of({"state": STATE}, NamedFaces(["d20:7"]))
-    assert up_gain_hook(world, "a") is None          # NU2: wired at merge
-    assert move_roll_hook(world, "a")["face"] == 7   # NM1: its d20 (NO7), feet at merge
+def test_the_hooks_call_the_rules_built_elsewhere() -> None:
+    state = {"combatants": [{"id": "a", "kind": "ally", "hp": 20, "max_hp": 20,
+                             "stats": {"DEX": 3}, "ultimate_dice": 1, "up": 10}]}
+    world = World.of({"state": state}, NamedFaces(["d4:3", "d20:7"]))
+    gain = up_gain_hook(world, "a")                  # NU2: 1 d4, no Zenith bonus at ZP 0
+    assert gain is not None and gain["faces"] == [3] and gain["up_after"] == 13
+    assert world.doc("a")["up"] == 13
+    move = move_roll_hook(world, "a")                # NM1: max(7, 10) + DEX 3 = 13 ft
+    assert (move["face"], move["feet"]) == (7, "13")
 
 
-def test_not_built_steps_are_refused_before_any_die() -> None:
-    for kind in ("sc_attack", "meditate", "ultimate"):
-        with pytest.raises(InputError):
-            _resolve(_script([{"turns": [{"actor": "a", "steps": [{"kind": kind}]}]}], []))
+def test_an_ultimate_the_catalogs_lack_is_refused_before_any_die() -> None:
+    with pytest.raises(InputError):
+        _resolve(_script([{"turns": [{"actor": "a", "steps": [
+            {"kind": "ultimate", "name": "Nova"}]}]}], ["d4:1"]))
 
 
 def test_a_dead_actors_turn_runs_no_turn_start() -> None:

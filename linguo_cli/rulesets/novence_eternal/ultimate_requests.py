@@ -19,19 +19,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from linguo_cli.core.derivation import Step, rules_of
+from linguo_cli.core.derivation import Derivation, Step, rules_of
 from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.results import to_plain
 
 from .documents import Doc, DocumentError
 from .model import Creature, Refusal
+from .options import Options
 from .recovery import RollKeys, skill_check
 from .recovery_requests import _state_checks
 from .zenith import (
+    Cast,
+    Ultimate,
     UpGain,
     cast,
     check_cast,
-    effect_gain,
+    grant_up,
     meditate_gain,
     meter_of,
     roman,
@@ -118,11 +121,27 @@ def able(actor: Creature) -> None:
         raise Refusal("actor_ko", "NK1", f"{actor.id} is KO and cannot act")
 
 
-def _set_zp(w: Working, cid: str, zp: int) -> None:
-    if w.options.is_("zenith_meter", "per_creature"):
-        w.by_id[cid]["zp"] = zp
+def cast_ultimate(state: dict[str, Any], doc: dict[str, Any], ultimate: Ultimate,
+                  options: Options, log: Derivation) -> Cast:
+    """NU6 on the combatant object ``doc`` of ``state`` (both changed in
+    place), the actor already able to act: its requirements in order
+    (:func:`~.zenith.check_cast`, raising :class:`~.model.Refusal`), then UP
+    = 0, the name added to ``ultimates_used`` and ZP += the Ultimate's ZP
+    (the state's, or the actor's under ``zenith_meter: per_creature``, NU4).
+    The ``ultimate`` request and the script's ``ultimate`` step use it."""
+    used = ultimate.name in doc.get("ultimates_used", [])
+    zp = meter_of(state, doc, options)
+    up = int(doc.get("up", 0))
+    _meter_note(log, options, zp)
+    check_cast(ultimate, used, zenith_level(zp), up)
+    done = cast(ultimate, up, zp, log)
+    doc["up"] = 0
+    doc["ultimates_used"] = [*doc.get("ultimates_used", []), ultimate.name]
+    if options.is_("zenith_meter", "per_creature"):
+        doc["zp"] = done.zp_after
     else:
-        w.state["zp"] = zp
+        state["zp"] = done.zp_after
+    return done
 
 
 def _up_targets(w: Working, effects: Any) -> list[tuple[str, int]]:
@@ -149,24 +168,10 @@ def resolve_ultimate_request(request: Doc, dice: DiceSource | None = None) -> Ul
     w, cid, actor = _actor(request)
     ultimate = ultimate_of(w.catalogs, request["name"])
     ups = _up_targets(w, request.get("effects"))
-    doc = w.by_id[cid]
     able(actor)
-    used = request["name"] in doc.get("ultimates_used", [])
-    zp = meter_of(w.state, doc, w.options)
-    up = int(doc.get("up", 0))
-    _meter_note(w, zp)
-    check_cast(ultimate, used, zenith_level(zp), up)
-    done = cast(ultimate, up, zp, w.log)
-    doc["up"] = 0
-    doc["ultimates_used"] = [*doc.get("ultimates_used", []), ultimate.name]
-    _set_zp(w, cid, done.zp_after)
-    effects = []
-    for target, amount in ups:
-        tdoc = w.touch(target)
-        level = zenith_level(meter_of(w.state, tdoc, w.options))
-        record = effect_gain(int(tdoc.get("up", 0)), amount, level, w.log, who=target)
-        tdoc["up"] = record.up_after
-        effects.append({"kind": "up", "target": target, **to_plain(record)})
+    done = cast_ultimate(w.state, w.by_id[cid], ultimate, w.options, w.log)
+    effects = [grant_up(w.state, w.touch(target), amount, w.options, w.log)
+               for target, amount in ups]
     return UltimateResult(
         rules=_rules(w), explanation=tuple(w.log.steps), options=w.options.non_default(),
         actor=cid, name=ultimate.name, up_before=done.up_before, up_after=done.up_after,
@@ -175,9 +180,9 @@ def resolve_ultimate_request(request: Doc, dice: DiceSource | None = None) -> Ul
         combatants=combatants_record(w), state=state_after(w))
 
 
-def _meter_note(w: Working, zp: int) -> None:
-    w.log.note("NU4", f"Zenith meter {zp}: level {roman(zenith_level(zp))}"
-               + (" (its own meter)" if w.options.is_("zenith_meter", "per_creature") else ""))
+def _meter_note(log: Derivation, options: Options, zp: int) -> None:
+    log.note("NU4", f"Zenith meter {zp}: level {roman(zenith_level(zp))}"
+             + (" (its own meter)" if options.is_("zenith_meter", "per_creature") else ""))
 
 
 def _rules(w: Working) -> tuple[str, ...]:
@@ -261,8 +266,23 @@ def resolve_meditate_request(request: Doc, dice: DiceSource) -> MeditateResult:
     dice are still rolled. Dice: the save d20s, then the d4s (NO7)."""
     w, cid, actor = _actor(request)
     chosen = _debuff_choice(w, request)
-    held = _held(w, cid)
+    _held(w, cid)  # the condition names are checked before the actor's state
     able(actor)
+    debuffs, gain = meditate_on(w, cid, actor, chosen, dice)
+    return MeditateResult(
+        rules=_rules(w), explanation=tuple(w.log.steps), options=w.options.non_default(),
+        actor=cid, debuffs=tuple(debuffs), up_gain=to_plain(gain),
+        combatants=combatants_record(w), state=state_after(w))
+
+
+def meditate_on(w: Working, cid: str, actor: Creature, chosen: str | None,
+                dice: DiceSource) -> tuple[list[dict[str, Any]], UpGain]:
+    """NT12 then NU3 for ``actor`` (the combatant ``cid`` of ``w``, able to
+    act): its mental debuffs (all, or only ``chosen``) in the state's order,
+    then the UP gain; writes the combatant back. Returns the NV5
+    ``debuffs`` and the ``up_gain``. The ``meditate`` request and the
+    script's ``meditate`` step use it."""
+    held = _held(w, cid)
     w.log.note("NT12", f"{cid} meditates" + (f" on {chosen}" if chosen else ""))
     debuffs, kept = [], []
     for cond in held:
@@ -280,11 +300,8 @@ def resolve_meditate_request(request: Doc, dice: DiceSource) -> MeditateResult:
     write_back(doc, actor)
     doc["conditions"] = kept
     zp = meter_of(w.state, doc, w.options)
-    _meter_note(w, zp)
+    _meter_note(w.log, w.options, zp)
     gain: UpGain = meditate_gain(int(doc.get("up", 0)), zenith_level(zp), w.options, dice,
                                  w.log, who=cid)
     doc["up"] = gain.up_after
-    return MeditateResult(
-        rules=_rules(w), explanation=tuple(w.log.steps), options=w.options.non_default(),
-        actor=cid, debuffs=tuple(debuffs), up_gain=to_plain(gain),
-        combatants=combatants_record(w), state=state_after(w))
+    return debuffs, gain

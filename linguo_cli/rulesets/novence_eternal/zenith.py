@@ -250,6 +250,21 @@ def zenith_reset(state: Mapping[str, Any], options: Options,
     return out
 
 
+def grant_up(state: Mapping[str, Any], target: dict[str, Any], amount: int, options: Options,
+             log: Derivation) -> dict[str, Any]:
+    """An ``up`` event (NV4) on one target (a combatant object of ``state``,
+    changed in place): ``amount`` UP, +2 at its meter's level IX or higher
+    (NU5), capped at 100 (NU1); no die. The ``ultimate`` request's effects
+    and every script event use it. Returns the NV5 effect record ``{kind:
+    up, target, faces, bonus, gained, lost, up_after}``."""
+    who = str(target.get("id", "creature"))
+    level = zenith_level(meter_of(state, target, options))
+    record = effect_gain(int(target.get("up", 0)), amount, level, log, who=who)
+    target["up"] = record.up_after
+    return {"kind": "up", "target": who, "faces": list(record.faces), "bonus": record.bonus,
+            "gained": record.gained, "lost": record.lost, "up_after": record.up_after}
+
+
 def up_gain_at_turn_start(creature: Mapping[str, Any], state: Mapping[str, Any],
                           options: Options, dice: DiceSource
                           ) -> tuple[dict[str, Any], UpGain | None, tuple[Step, ...]]:

@@ -10,8 +10,12 @@ and ``event`` requests of Novence Eternal.
 - :mod:`.events`: NV4's events;
 - :mod:`.play`: the request handlers; :mod:`.result`: their NV5 results.
 
-Marked call sites for rules built elsewhere (wired at merge):
-:func:`.timing.up_gain_hook` (NU2), :func:`.steps.move_roll_hook` (NM1),
-:func:`.steps.reaction_order_hook` (NR2); ``sc_attack``, ``meditate`` and
-``ultimate`` steps are refused as not built (:data:`.documents.NOT_BUILT`).
+- :mod:`.zenith_steps`: the ``sc_attack``, ``meditate`` and ``ultimate``
+  steps, through their request modules.
+
+Rules built in other modules are called, not copied:
+:func:`.timing.up_gain_hook` (NU2, :mod:`..zenith`),
+:func:`.steps.move_roll_hook` (NM1, :mod:`..movement`),
+:func:`.steps.reaction_order_hook` (NR2, :mod:`..initiative`), the ``up``
+and ``encounter_end`` events (:mod:`..zenith`).
 """

@@ -11,17 +11,19 @@ through :func:`..recovery.skill_check`. Paying (NT4-NT7) is the caller's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from linguo_cli.core.dice import DiceSource
 from linguo_cli.core.results import to_plain
 
-from ..attack import resolve_attack
+from ..attack import AttackOutcome, resolve_attack
 from ..documents import attack_request
 from ..effect import resolve_effect
 from ..effect_documents import dc_effect_request
-from ..model import Refusal
+from ..model import AttackSpec, Refusal
+from ..options import Options
 from ..recovery import SKILL_STATS, RollKeys, events_of, skill_check, stabilize
 from .timing import gain_condition
 from .world import World
@@ -30,6 +32,8 @@ from .world import World
 ROLL_KEYS = ("target", "distance", "band", "advantage", "disadvantage", "bonuses", "cover",
              "modifiers", "defense", "parry_stat", "parryable", "dodgeable", "guardable",
              "ignores_thp", "can_dismember", "location")
+#: An attack resolver: NO1's :func:`..attack.resolve_attack` or NO6's.
+Resolver = Callable[[AttackSpec, DiceSource, Options], AttackOutcome]
 #: Keys of a step that belong to the script, not to the request it runs.
 STEP_KEYS = ("kind", "before", "after", "pay", "free", "grants_ba", "aa_cost", "description")
 
@@ -75,10 +79,11 @@ def _melee_aim_conditions(world: World, attacker: str, target: str,
 
 
 def one_attack(world: World, attacker: str, weapon: str | None,
-               roll: Mapping[str, Any]) -> Any:
-    """One attack roll (NO1) of ``attacker`` with its weapon key ``weapon``
-    at ``roll['target']``, on the current state; the Help pending on the
-    attacker is spent (NT8), a melee Aim mark on that target used (NM6)."""
+               roll: Mapping[str, Any], resolve: Resolver = resolve_attack) -> Any:
+    """One attack roll (NO1; NO6 with ``resolve`` an SC-based resolver) of
+    ``attacker`` with its weapon key ``weapon`` at ``roll['target']``, on
+    the current state; the Help pending on the attacker is spent (NT8), a
+    melee Aim mark on that target used (NM6)."""
     request: dict[str, Any] = {"kind": "attack", "state": world.state,
                                "catalogs": world.request_catalogs, "attacker": attacker,
                                **{k: roll[k] for k in ROLL_KEYS if k in roll}}
@@ -86,7 +91,7 @@ def one_attack(world: World, attacker: str, weapon: str | None,
         request["weapon"] = weapon
     spec, _options, key = attack_request(request)
     spec = replace(spec, second_chances=world.chances())
-    outcome = resolve_attack(spec, world.dice, world.options)
+    outcome = resolve(spec, world.dice, world.options)
     world.log.extend(outcome.steps)
     world.store(outcome.attacker)
     world.store(outcome.target)

@@ -23,9 +23,8 @@ from .world import merged_catalogs, side
 
 Doc = Mapping[str, Any]
 
-#: Steps whose rules live in modules other helpers build (wired at merge).
-NOT_BUILT = {"sc_attack": "SC-based attacks (NO6)", "meditate": "Meditate (NT12, NU3)",
-             "ultimate": "Ultimates (NU6)"}
+#: Steps whose rules are not built in this engine (none left).
+NOT_BUILT: dict[str, str] = {}
 KINDS = frozenset({"attack", "sc_attack", "dc_effect", "ability", "ultimate", "move", "aim",
                    "prepare", "help", "hide", "search", "investigate", "interact",
                    "disengage", "retreat", "meditate", "stabilize", "ready",
@@ -147,6 +146,19 @@ def _attack_faults(ck: Checker, cid: str, step: Doc, place: str, aims: bool = Fa
         ck.ticking.setdefault("Staggered", "melee Aim")
 
 
+def _sc_attack_faults(ck: Checker, cid: str, step: Doc, place: str) -> None:
+    """NV4 sc_attack step: ``weapon``, any ``basis: sc`` weapon of the actor."""
+    key = step.get("weapon")
+    if key is None:
+        ck.fault("missing_input", "NV4", f"{place} weapon", "an sc_attack names its weapon")
+    elif key not in (ck.by_id[cid].get("weapons") or {}) or \
+            _weapon_of(ck, cid, key).get("basis", "ac") != "sc":
+        ck.fault("bad_input", "NV4", f"{place} weapon",
+                 f"{key!r} is not a basis: sc weapon of {cid} (NH6)")
+    elif step.get("attacks") is None and "target" not in step:
+        ck.fault("missing_input", "NV4", f"{place} target", "an attack needs its target")
+
+
 def _help_faults(ck: Checker, cid: str, step: Doc, place: str) -> None:
     t = ck.by_id.get(step["target"])
     if t is None or t["id"] == cid or side(t) != side(ck.by_id[cid]):
@@ -199,6 +211,11 @@ def _kind_faults(ck: Checker, cid: str, step: Doc, place: str, ctx: dict[str, An
     kind = step["kind"]
     if kind == "attack":
         _attack_faults(ck, cid, step, place)
+    elif kind == "sc_attack":
+        _sc_attack_faults(ck, cid, step, place)
+    elif kind == "ultimate" and step["name"] not in (ck.catalogs.get("ultimates") or {}):
+        ck.fault("bad_input", "NV4", f"{place} name", f"no Ultimate {step['name']!r} in the "
+                 "catalogs")
     elif kind == "help":
         _help_faults(ck, cid, step, place)
     elif kind == "legendary" and ck.by_id[cid]["kind"] == "enemy":

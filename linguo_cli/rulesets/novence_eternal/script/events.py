@@ -14,6 +14,7 @@ from typing import Any
 
 from ..documents import DocumentError
 from ..recovery import events_of, grant_thp, heal, refill, rest_injury
+from ..zenith import grant_up, zenith_reset
 from .timing import _apply, gain_condition
 from .world import World
 
@@ -150,18 +151,17 @@ def _boss_phase(world: World, e: Event, source: str | None) -> dict[str, Any]:
 
 
 def _encounter_end(world: World, e: Event, source: str | None) -> dict[str, Any]:
-    """NV4: ZP to 0 (``zenith_reset: encounter``), ``ultimates_used``
-    emptied, the KO of creatures off the injury track ends (NK1), ``round``
-    back to 1 with ``turns_taken`` empty."""
-    if world.options.is_("zenith_reset", "encounter"):
-        if world.state.get("zp", 0):
-            world.state["zp"] = 0
-        for c in world.state["combatants"]:
-            if c.get("zp", 0):
-                c["zp"] = 0
-    for c in world.state["combatants"]:
-        if c.get("ultimates_used"):
-            c["ultimates_used"] = []
+    """NV4: ZP to 0 (``zenith_reset: encounter``) and ``ultimates_used``
+    emptied through :func:`..zenith.zenith_reset` (NU4, NU6), the KO of
+    creatures off the injury track ends (NK1), ``round`` back to 1 with
+    ``turns_taken`` empty."""
+    reset = zenith_reset(world.state, world.options, world.log)
+    if reset.get("zp", 0) != world.state.get("zp", 0):
+        world.state["zp"] = reset["zp"]
+    for c, new in zip(world.state["combatants"], reset["combatants"], strict=True):
+        for key, default in (("zp", 0), ("ultimates_used", [])):
+            if c.get(key, default) != new.get(key, default):
+                c[key] = new[key]
         creature = world.creature(c["id"])
         if creature.ko and not creature.on_track and not creature.dead:
             world.store(replace(creature, ko=False))
@@ -181,6 +181,16 @@ def _bank(world: World, e: Event, source: str | None) -> dict[str, Any]:
     return {"kind": "bank", "bank_before": before, "bank_after": world.party["bank"]}
 
 
+def _up(world: World, e: Event, source: str | None) -> dict[str, Any]:
+    """NU1, NU5 through :func:`..zenith.grant_up` (as the ``ultimate``
+    request's effects): each target gains ``amount`` UP, +2 at its meter's
+    level IX or higher, capped at 100; no die."""
+    gains = [grant_up(world.state, world.doc(t), e["amount"], world.options, world.log)
+             for t in e["targets"]]
+    return {"kind": "up", "targets": list(e["targets"]), "amount": e["amount"],
+            "gains": gains}
+
+
 def _not_built(world: World, e: Event, source: str | None) -> dict[str, Any]:
     raise DocumentError("bad_input", "NV4", "kind",
                         f"the {e['kind']} event is not built yet in this engine")
@@ -191,7 +201,7 @@ HANDLERS: dict[str, Callable[[World, Event, str | None], dict[str, Any]]] = {
     "heal": _heal, "damage": _damage, "care": _flags, "wake": _flags, "repair": _flags,
     "max_hp": _max_hp, "rest": _rest, "boss_phase": _boss_phase,
     "encounter_end": _encounter_end, "bank": _bank, "rehabilitation_done": _not_built,
-    "resurrect": _not_built, "up": _not_built,
+    "resurrect": _not_built, "up": _up,
 }
 
 

@@ -14,9 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linguo_cli.core.results import to_plain
+
 from ..documents import DocumentError
+from ..initiative import reaction_order
 from ..model import Refusal
-from . import actions
+from ..movement import roll_move
+from . import actions, zenith_steps
 from .budget import Budget, pay_bonus_reaction, pay_legendary, pay_ra
 from .events import run_events
 from .world import World
@@ -56,12 +60,10 @@ def placed(exc: Exception, place: str) -> Exception:
 
 
 def move_roll_hook(world: World, cid: str) -> dict[str, Any]:
-    """NM1, the Move roll of a ``move`` step: MARKED CALL SITE, wired to
-    the ``move`` request's rule at merge. Here it only consumes the Move's
-    d20 in NO7's order (one d20 per Move) and gives no feet."""
-    face = world.dice.roll(20)
-    world.log.note("NM1", f"{cid} moves: d20 {face} (the feet come from the move rule)")
-    return {"actor": cid, "face": face, "feet": None}
+    """NM1, the Move roll of a ``move`` step through
+    :func:`..movement.roll_move`: one d20 per Move (NO7); NV5 ``move``
+    ``{actor, face, stand_in, dex, feet}`` (feet exact)."""
+    return dict(to_plain(roll_move(world.creature(cid), world.dice, world.options, world.log)))
 
 
 def _weapon_cost(world: World, cid: str, step: Step) -> int:
@@ -75,6 +77,8 @@ def cost_of(world: World, cid: str, step: Step) -> int:
         return 0
     if step["kind"] in ("attack", "sc_attack"):
         return _weapon_cost(world, cid, step)
+    if step["kind"] == "ultimate":
+        return zenith_steps.ultimate_cost(world, step)
     return int(step.get("aa_cost", 1))
 
 
@@ -116,7 +120,9 @@ def _act(turn: Turn, cid: str, step: Step) -> dict[str, Any]:
         "attack": actions.attack, "dc_effect": actions.dc_effect,
         "prepare": actions.prepare, "help": actions.help_, "hide": actions.hide,
         "search": actions.search, "investigate": actions.investigate, "aim": actions.aim,
-        "interact": actions.interact, "stabilize": actions.stabilize_step}
+        "interact": actions.interact, "stabilize": actions.stabilize_step,
+        "sc_attack": zenith_steps.sc_attack, "meditate": zenith_steps.meditate,
+        "ultimate": zenith_steps.ultimate}
     if kind in simple:
         return simple[kind](world, cid, step)
     if kind == "ability":
@@ -248,11 +254,14 @@ def entry_kind(entry: Mapping[str, Any]) -> str:
 
 
 def reaction_order_hook(world: World, reactors: list[str]) -> list[str]:
-    """NR2, simultaneous reactions of two or more creatures: MARKED CALL
-    SITE, wired to the ``reaction_order`` request's rule at merge. Not built
-    in this branch: refused as input not supported yet."""
-    raise DocumentError("bad_input", "NV4", "", "entries of two or more creatures need "
-                        "NR2's reaction order, which is not built yet")
+    """NR2, simultaneous reactions of two or more creatures (``reactors``,
+    ids in the order of their first entry), through
+    :func:`..initiative.reaction_order` (NO7's dice: one Perception d20 per
+    reactor in that order, then the rerolls). Returns the ids, first to
+    act first; refuses a dead or KO reactor before any die."""
+    order = reaction_order([world.creature(c) for c in reactors], world.dice, world.options,
+                           world.log)
+    return list(order.order)
 
 
 def run_entries(turn: Turn, entries: Any, place: str, part: str,
@@ -263,11 +272,14 @@ def run_entries(turn: Turn, entries: Any, place: str, part: str,
     indexed = list(enumerate(entries, 1))
     legendary = [(i, e) for i, e in indexed if entry_kind(e) == "legendary"]
     others = [(i, e) for i, e in indexed if entry_kind(e) != "legendary"]
-    if len({e["actor"] for _, e in others}) > 1:
+    reactors = list(dict.fromkeys(e["actor"] for _, e in others))
+    if len(reactors) > 1:
+        first = next(i for i, e in others if e["actor"] == reactors[0])
         try:
-            reaction_order_hook(turn.world, [e["actor"] for _, e in others])
-        except DocumentError as exc:
-            raise placed(exc, f"{place} {part} 1 ({others[0][1]['actor']})") from None
+            order = reaction_order_hook(turn.world, reactors)
+        except (Refusal, DocumentError) as exc:
+            raise placed(exc, f"{place} {part} {first} ({reactors[0]})") from None
+        others.sort(key=lambda ie: order.index(ie[1]["actor"]))
     records = []
     for i, e in legendary + others:
         where = f"{place} {part} {i} ({e['actor']})"

@@ -23,6 +23,7 @@ from ..injury import Track, after_damage, gain_stack
 from ..model import KoWindow
 from ..modifiers import ModEntry, resolve_modifiers
 from ..recovery import ko_roll
+from ..zenith import meter_of, roman, up_gain_at_turn_start, zenith_level
 from .world import World
 
 _NO_WINDOW = {"damage": 0, "stacked": False}
@@ -310,10 +311,23 @@ def _end_own(world: World, cid: str) -> list[str]:
 
 
 def up_gain_hook(world: World, cid: str) -> dict[str, Any] | None:
-    """NO3 step 5, the UP gain (NU2): NOT BUILT IN THIS BRANCH. The lead
-    wires ``zenith.py``'s gain here at merge; until then no UP is gained, no
-    die is rolled and the record is None."""
-    return None
+    """NO3 step 5, the UP gain (NU2, NU5, NU7, NU1) through
+    :func:`..zenith.up_gain_at_turn_start`, after the KO roll: N d4 then
+    the level-V d4, capped at 100. Returns NV5's ``up_gain`` (``{faces,
+    bonus, gained, lost, up_after}``), or None when no gain is made (dead,
+    or KO under ``up_while_ko: none``: no die)."""
+    doc = world.doc(cid)
+    zp = meter_of(world.state, doc, world.options)
+    if zp:
+        world.log.note("NU4", f"{cid}: Zenith meter {zp}, level {roman(zenith_level(zp))}")
+    after, gain, steps = up_gain_at_turn_start(doc, world.state, world.options, world.dice)
+    world.log.extend(steps)
+    if gain is None:
+        return None
+    if after.get("up", 0) != doc.get("up", 0):
+        doc["up"] = after["up"]
+    return {"faces": list(gain.faces), "bonus": gain.bonus, "gained": gain.gained,
+            "lost": gain.lost, "up_after": gain.up_after}
 
 
 def turn_start(world: World, cid: str) -> dict[str, Any]:
@@ -346,9 +360,7 @@ def turn_start(world: World, cid: str) -> dict[str, Any]:
         record["ko_roll"] = {"rolled": roll.rolled, "face": roll.face, "result": roll.result,
                              "reason": roll.reason}
         record["injury_events"].extend(track.events)
-    doc = world.doc(cid)
-    if not doc.get("ko", False) and not doc.get("dead", False):
-        record["up_gain"] = up_gain_hook(world, cid)
+    record["up_gain"] = up_gain_hook(world, cid)
     return record
 
 
