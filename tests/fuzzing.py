@@ -214,7 +214,11 @@ def from_schema(schema: Any, res: Any = None, depth: int = 0) -> st.SearchStrate
         if isinstance(extra, Mapping) and not props:
             names = schema.get("propertyNames")
             # property names are strings whatever the sub-schema states
-            keys = from_schema({"type": "string", **names}, res, depth + 1) if names else st.text(
+            # (a $ref'd name schema may generate other JSON: such a draw is
+            # turned into its JSON text, so keys stay hashable strings)
+            keys = from_schema({"type": "string", **names}, res, depth + 1).map(
+                lambda k: k if isinstance(k, str) else json.dumps(k, sort_keys=True),
+            ) if names else st.text(
                 st.characters(min_codepoint=97, max_codepoint=122), min_size=1, max_size=8)
             lo = schema.get("minProperties", 0)
             hi = max(lo, min(schema.get("maxProperties", 3), 3))
