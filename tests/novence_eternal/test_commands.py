@@ -164,7 +164,7 @@ def test_readme_novence_lines_run() -> None:
              "ultimate", "meditate", "traverse", "party-check")
     epilogs = [group.commands[name].epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
-    assert len(lines) == 20 + len(names)
+    assert len(lines) == 22 + len(names)
     for line in lines:
         run = run_cli(*shlex.split(line, comments=True)[1:])
         assert run.exit_code == (3 if line.endswith("# exits 3") else 0), (line, run.stderr)

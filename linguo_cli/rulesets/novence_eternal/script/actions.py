@@ -24,7 +24,7 @@ from ..effect import resolve_effect
 from ..effect_documents import dc_effect_request
 from ..model import AttackSpec, Refusal
 from ..options import Options
-from ..recovery import SKILL_STATS, RollKeys, events_of, skill_check, stabilize
+from ..recovery import SKILL_STATS, RollKeys, skill_check, stabilize
 from .timing import gain_condition
 from .world import World
 
@@ -99,8 +99,6 @@ def one_attack(world: World, attacker: str, weapon: str | None,
     for cid, events in outcome.events.items():
         for e in events:
             world.event(cid, e)
-    for e in events_of(spec.target, outcome.target):
-        world.event(spec.target.id, e)
     if spec.helped:
         world.doc(attacker)["helped_by"] = None
     if spec.attacker.hidden is not None and outcome.attacker.hidden is not None:
