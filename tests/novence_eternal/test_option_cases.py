@@ -20,9 +20,6 @@ SUITE = Path(__file__).parents[2] / "golden" / "novence-eternal"
 
 #: "name=value" (the value in JSON) -> why no case selects it yet.
 PENDING: dict[str, str] = {
-    "thp_compare=\"granted\"": "NV1 records no THP grant's original amount, so the thp request "
-                               "refuses it (missing_input); NG-37's Alt (THP 3, source shield) "
-                               "cannot be written as a document: a gap of the rulings",
 }
 
 

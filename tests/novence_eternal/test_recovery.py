@@ -120,8 +120,9 @@ def test_a_check_with_advantage_and_disadvantage_rolls_one_die() -> None:
     ({"kind": "resurrect", "target": {"kind": "player", "hp": 0, "max_hp": 2, "dead": True},
       "hp": 0, "seconds_since_death": 1}, 3),
     ({"kind": "rest", "state": {"combatants": []}, "rest": "nap", "creatures": []}, 3),
-    ({"kind": "thp", "targets": [{"kind": "player", "hp": 1, "max_hp": 2}], "amount": 1,
-      "source": "x", "options": {"thp_compare": "granted"}}, 3),
+    ({"kind": "thp", "targets": [{"kind": "player", "hp": 1, "max_hp": 2, "thp": 3,
+      "thp_source": "x", "thp_granted": 2}], "amount": 1, "source": "x",
+      "options": {"thp_compare": "granted"}}, 3),
 ])
 def test_bad_requests_are_exit_3_with_a_place(request_: dict[str, Any], code: int,
                                               tmp_path: Any) -> None:

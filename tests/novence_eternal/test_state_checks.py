@@ -35,6 +35,8 @@ EXPECTED: dict[str, tuple[str, str, str]] = {
     "nv1-timer-outside-vii-viii": ("bad_input", "NV1", "state combatants.cole.critical_timer"),
     "nv1-thp-without-source": ("missing_input", "NV1", "state combatants.cole.thp_source"),
     "nv1-source-without-thp": ("bad_input", "NV1", "state combatants.cole.thp_source"),
+    "nv1-thp-granted-below-thp": ("bad_input", "NV1", "state combatants.cole.thp_granted"),
+    "nv1-thp-granted-without-thp": ("bad_input", "NV1", "state combatants.cole.thp_granted"),
     "nv1-pc-above-pc-max": ("bad_input", "NV1", "state combatants.cole.armor.pc"),
     "nv1-pool-above-max": ("bad_input", "NV1", "state party.second_chances.pool"),
     "nv1-own-zp-under-shared": ("bad_input", "NV1", "state combatants.cole.zp"),

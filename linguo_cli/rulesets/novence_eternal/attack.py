@@ -533,7 +533,8 @@ def _apply_damage(run: _Run, damage: int) -> tuple[int, int]:
     thp = t.thp - absorbed
     hp = t.hp - lost
     ko = t.ko or (hp == 0 and t.hp > 0)
-    run.target = replace(t, thp=thp, thp_source=t.thp_source if thp else None, hp=hp, ko=ko)
+    run.target = replace(t, thp=thp, thp_source=t.thp_source if thp else None,
+                         thp_granted=t.thp_granted if thp else None, hp=hp, ko=ko)
     run.log.note("NL2", f"{t.id}: THP {t.thp} -> {thp}, HP {t.hp} -> {hp}")
     if ko and not t.ko:
         run.event(t.id, "ko")

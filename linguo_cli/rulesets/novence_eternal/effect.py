@@ -294,5 +294,6 @@ def _apply(run: _Run, c: Creature, damage: int) -> tuple[Creature, int, int]:
     run.log.note("NL2", f"THP {c.thp} -> {thp}, HP {c.hp} -> {hp}")
     if ko and not c.ko:
         run.event(c.id, "ko")
-    return replace(c, thp=thp, thp_source=c.thp_source if thp else None, hp=hp, ko=ko), \
+    return replace(c, thp=thp, thp_source=c.thp_source if thp else None,
+                   thp_granted=c.thp_granted if thp else None, hp=hp, ko=ko), \
         absorbed, lost

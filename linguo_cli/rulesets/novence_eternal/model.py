@@ -191,6 +191,7 @@ class Creature:
     ac_cap: int = 30
     thp: int = 0
     thp_source: str | None = None
+    thp_granted: int | None = None
     injury: int = 0
     ko: bool = False
     dead: bool = False

@@ -130,6 +130,7 @@ def _damage(w: Working, cid: str, amount: int, dice: DiceSource) -> list[Any]:
     absorbed = min(c.thp, amount)
     lost = min(c.hp, amount - absorbed)
     hit = replace(c, thp=c.thp - absorbed, thp_source=c.thp_source if c.thp > absorbed else None,
+                  thp_granted=c.thp_granted if c.thp > absorbed else None,
                   hp=c.hp - lost, ko=c.ko or (c.hp > 0 and c.hp - lost == 0))
     w.log.note("NL2", f"{cid}: {amount} damage: THP {c.thp} -> {hit.thp}, HP {c.hp} -> {hit.hp}")
     party = w.state.get("party") or {}

@@ -45,18 +45,26 @@ class ThpGrant:
     source_after: str | None
 
 
-def grant_thp(c: Creature, amount: int, source: str, log: Derivation) -> tuple[Creature, ThpGrant]:
+def grant_thp(c: Creature, amount: int, source: str, log: Derivation,
+              granted: bool = False) -> tuple[Creature, ThpGrant]:
     """NL3: a creature holds THP from one source; a grant replaces the
     current THP only when ``amount`` is strictly greater than the THP
-    remaining now (``thp_compare: remaining``; the caller refuses
-    ``granted``, whose original grant NV1 does not record); an equal or
-    smaller grant is ignored; THP 0 clears the source."""
-    new = amount > c.thp
-    thp, label = (amount, source) if new else (c.thp, c.thp_source)
-    label = label if thp > 0 else None
-    log.note("NL3", f"{c.id}: {source} grants {amount} THP against {c.thp} remaining: "
+    remaining now (``thp_compare: remaining``) or, with ``granted``
+    (``thp_compare: granted``), than the original grant of the THP held:
+    ``thp_granted``, linguo's extension of NV1 (absent: equal to ``thp``);
+    an equal or smaller grant is ignored; THP 0 clears the source and
+    ``thp_granted``. A replacing grant sets ``thp_granted`` to ``amount``
+    when the option is ``granted`` or the creature held the field."""
+    against = c.thp_granted if granted and c.thp_granted is not None else c.thp
+    new = amount > against
+    keep = granted or c.thp_granted is not None
+    thp, label, held = (amount, source, amount if keep else None) if new else \
+        (c.thp, c.thp_source, c.thp_granted)
+    label, held = (label, held) if thp > 0 else (None, None)
+    log.note("NL3", f"{c.id}: {source} grants {amount} THP against {against} "
+             + ("granted" if granted else "remaining") + ": "
              + (f"replaces it ({thp} from {label})" if new else "ignored"))
-    after = replace(c, thp=thp, thp_source=label)
+    after = replace(c, thp=thp, thp_source=label, thp_granted=held)
     return after, ThpGrant(c.id, amount, "new" if new else "old", c.thp, thp, label)
 
 

@@ -184,6 +184,9 @@ def _state_checks(c: Creature, options: Options) -> None:
     if (c.thp > 0) != (c.thp_source is not None):
         raise DocumentError("bad_input", "NV1", f"{place}.thp_source",
                             "thp_source is required when thp > 0 and absent when it is 0")
+    if c.thp_granted is not None and (c.thp_granted < c.thp or c.thp == 0 < c.thp_granted):
+        raise DocumentError("bad_input", "NV1", f"{place}.thp_granted",
+                            "thp_granted is at least thp, and absent or 0 when thp is 0")
 
 
 def read(request: Doc) -> Reading:
@@ -244,17 +247,14 @@ def _view(c: Creature) -> dict[str, Any]:
 
 def resolve_thp_request(request: Doc, dice: DiceSource | None = None) -> ThpResult:
     """NV3 ``thp`` (NL3): ``targets``, ``amount`` (HP), ``source`` (label);
-    no die. ``thp_compare: granted`` needs the original grant of the THP
-    held, which NV1 does not record: ``missing_input`` (exit 3)."""
+    no die. ``thp_compare: granted`` compares with the combatant's
+    ``thp_granted`` (linguo's extension of NV1; absent: ``thp``)."""
     reading = read(request)
-    if reading.options.is_("thp_compare", "granted"):
-        raise DocumentError("missing_input", "NV1", "option thp_compare",
-                            "thp_compare: granted needs the original grant of the THP held, "
-                            "which the state does not record")
+    granted = reading.options.is_("thp_compare", "granted")
     grants = []
     for c in _targets(reading, request):
         reading.after[c.id], grant = grant_thp(c, request["amount"], request["source"],
-                                               reading.log)
+                                               reading.log, granted)
         grants.append(grant)
     return _result(ThpResult, "thp", reading, targets=to_plain(tuple(grants)))
 

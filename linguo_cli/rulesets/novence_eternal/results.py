@@ -29,7 +29,8 @@ def creature_view(c: Creature) -> dict[str, Any]:
     ``max_hp``, ``true_max_hp`` (``max_hp`` when none is given), ``thp``,
     ``thp_source``, ``injury``, ``ko``, ``stabilized``, ``critical_timer``,
     ``dead``, ``up``, ``charges`` (``{parry, dodge, guard}``), ``conditions``
-    (the state's condition objects) and ``armor_pc`` when it wears armor."""
+    (the state's condition objects), ``thp_granted`` when the state gives
+    or a grant sets it, and ``armor_pc`` when it wears armor."""
     view: dict[str, Any] = {
         "hp": c.hp, "max_hp": c.max_hp,
         "true_max_hp": c.true_max_hp if c.true_max_hp is not None else c.max_hp,
@@ -40,6 +41,8 @@ def creature_view(c: Creature) -> dict[str, Any]:
                     "guard": c.charges.guard},
         "conditions": [dict(r) for r in c.condition_records],
     }
+    if c.thp_granted is not None:
+        view["thp_granted"] = c.thp_granted
     if c.armor is not None:
         view["armor_pc"] = c.armor.pc
     return view

@@ -13,7 +13,8 @@ The state checks of NV1 (each ``bad_input`` at its field, unless said):
 unique combatant ids; ``hp`` above ``max_hp`` under ``max_hp_drop:
 clamp``; ``injury`` 9 on a creature that is not ``dead``; a
 ``critical_timer`` outside Injury VII-VIII; ``thp_source`` required when
-``thp`` > 0 (``missing_input``) and absent when it is 0; armor ``pc``
+``thp`` > 0 (``missing_input``) and absent when it is 0; ``thp_granted``
+(linguo's extension) at least ``thp`` and absent or 0 when ``thp`` is 0; armor ``pc``
 above ``pc_max``; ``second_chances.pool`` above its max; a ``zp`` the
 ``zenith_meter`` option does not read; an Aim stack on a melee weapon or a
 melee Aim mark on a ranged one; an id in ``turns_taken``, ``initiative``,
@@ -202,6 +203,11 @@ def _hit_points(ck: Checker, c: Mapping[str, Any], at: At, rule: str,
         ck.add("missing_input", rule, at.key("thp_source"), f"thp {thp} needs its thp_source")
     if thp == 0 and "thp_source" in c:
         ck.add("bad_input", rule, at.key("thp_source"), "no THP held: thp_source is absent")
+    granted = c.get("thp_granted")
+    if isinstance(granted, int) and isinstance(thp, int) and \
+            (granted < thp or thp == 0 < granted):
+        ck.add("bad_input", rule, at.key("thp_granted"), f"thp_granted {granted} must be at "
+               f"least thp {thp}, and absent or 0 when thp is 0")
 
 
 def _injury(ck: Checker, c: Mapping[str, Any], at: At, rule: str) -> None:

@@ -202,6 +202,10 @@ def write_back(doc: dict[str, Any], after: Creature) -> None:
         doc.pop("thp_source", None)
     else:
         doc["thp_source"] = after.thp_source
+    if after.thp_granted is None:
+        doc.pop("thp_granted", None)
+    else:
+        doc["thp_granted"] = after.thp_granted
 
 
 def state_after(w: Working) -> dict[str, Any]:

@@ -52,10 +52,12 @@ def _remove_condition(world: World, e: Event, source: str | None) -> dict[str, A
 
 
 def _thp(world: World, e: Event, source: str | None) -> dict[str, Any]:
-    """NL3 through :func:`..recovery.grant_thp`."""
+    """NL3 through :func:`..recovery.grant_thp` (``thp_compare`` as the
+    ``thp`` request reads it, with ``thp_granted``)."""
+    granted = world.options.is_("thp_compare", "granted")
     for t in e["targets"]:
         before = world.creature(t)
-        after, _grant = grant_thp(before, e["amount"], e["source"], world.log)
+        after, _grant = grant_thp(before, e["amount"], e["source"], world.log, granted)
         world.store(after)
         for ev in events_of(before, after):
             world.event(t, ev)

@@ -132,8 +132,10 @@ def _apply(world: World, cid: str, damage: int, record: dict[str, Any]) -> None:
     absorbed = min(c.thp, damage)
     lost = min(c.hp, damage - absorbed)
     hp = c.hp - lost
-    after = replace(c, thp=c.thp - absorbed, thp_source=c.thp_source if c.thp > absorbed
-                    else None, hp=hp, ko=c.ko or (hp == 0 and c.hp > 0))
+    held = c.thp > absorbed
+    after = replace(c, thp=c.thp - absorbed, thp_source=c.thp_source if held else None,
+                    thp_granted=c.thp_granted if held else None, hp=hp,
+                    ko=c.ko or (hp == 0 and c.hp > 0))
     world.log.note("NL2", f"{cid}: THP {c.thp} -> {after.thp}, HP {c.hp} -> {hp}")
     track = Track(after, world.chances(), [])
     after_damage(track, was_ko=c.ko, hp_before=c.hp, damage=damage, absorbed=absorbed,

@@ -53,7 +53,8 @@ def view(doc: Mapping[str, Any]) -> dict[str, Any]:
     """NV5 ``before``/``after`` of a combatant document: ``hp``, ``max_hp``,
     ``true_max_hp``, ``thp``, ``thp_source``, ``injury``, ``ko``,
     ``stabilized``, ``critical_timer``, ``dead``, ``up``, ``charges``,
-    ``conditions`` and ``armor_pc`` when it wears armor."""
+    ``conditions``, ``thp_granted`` when held and ``armor_pc`` when it wears
+    armor."""
     charges = doc.get("charges") or {}
     out: dict[str, Any] = {
         "hp": doc["hp"], "max_hp": doc["max_hp"],
@@ -65,6 +66,8 @@ def view(doc: Mapping[str, Any]) -> dict[str, Any]:
         "charges": {k: charges.get(k, 0) for k in ("parry", "dodge", "guard")},
         "conditions": copy.deepcopy(list(doc.get("conditions") or [])),
     }
+    if "thp_granted" in doc:
+        out["thp_granted"] = doc["thp_granted"]
     armor = doc.get("armor")
     if armor:
         out["armor_pc"] = armor.get("pc", armor.get("pc_max"))
@@ -156,6 +159,10 @@ class World:
             d.pop("thp_source", None)
         else:
             d["thp_source"] = c.thp_source
+        if c.thp_granted is None:
+            d.pop("thp_granted", None)
+        else:
+            d["thp_granted"] = c.thp_granted
         if c.true_max_hp is not None:
             _put(d, "true_max_hp", c.true_max_hp, d["max_hp"])
         charges = {"parry": c.charges.parry, "dodge": c.charges.dodge, "guard": c.charges.guard}
