@@ -476,6 +476,37 @@ WRONG = ["12", "", "abc", [], {}, [1, 2], {"a": 1}, None, True, False, "\x1b[2J"
          "x" * 300]
 
 
+def fuzz_generated_requests(ruleset: str, kind: str, max_examples: int) -> None:
+    """Requests of ``kind`` generated from the ruleset's schema, resolved
+    with seeded dice (:func:`check_ruleset_resolution`); asserts at least
+    one example ran."""
+    from hypothesis import given, settings
+
+    stats: Counter[str] = Counter()
+
+    @settings(max_examples=max_examples)
+    @given(data=st.data(), seed=st.integers(0, 2**32))
+    def run(data: st.DataObject, seed: int) -> None:
+        request = data.draw(ruleset_requests_of(ruleset, kind))
+        check_ruleset_resolution(request, seed, stats)
+
+    run()
+    assert sum(stats.values()) > 0
+
+
+def fuzz_mutated_requests(ruleset: str, kind: str, max_examples: int) -> None:
+    """Texts of generated ``kind`` requests broken at random, each refused
+    with a place or resolved cleanly (:func:`check_ruleset_text`)."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=max_examples)
+    @given(text=mutated_texts(ruleset_requests_of(ruleset, kind)))
+    def run(text: str) -> None:
+        check_ruleset_text(text, Counter())
+
+    run()
+
+
 def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [path]
     if isinstance(node, dict):
