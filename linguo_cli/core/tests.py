@@ -108,12 +108,19 @@ class TestSpec(Generic[D]):
         """The outcome of natural face ``natural`` with ``modifier_total``
         added, against ``target``: margin by the comparator, degree by the
         ladder, then the natural's shift."""
+        return Outcome(*self._parts(natural, modifier_total, target))
+
+    def _parts(self, natural: int, modifier_total: int, target: int
+               ) -> tuple[int, int, D, D, int]:
+        """The fields of :meth:`outcome` in order: (total, margin,
+        unadjusted degree, degree, shift steps)."""
         total = natural + modifier_total
         margin = self.comparator.margin(total, target)
-        unadjusted = self.ladder.for_margin(margin)
-        steps = self.ladder.shift_of(natural)
-        degree = self.ladder.shifted(unadjusted, steps) if steps else unadjusted
-        return Outcome(total, margin, unadjusted, degree, steps)
+        ladder = self.ladder
+        unadjusted = ladder.for_margin(margin)
+        steps = ladder.shift_of(natural)
+        degree = ladder.shifted(unadjusted, steps) if steps else unadjusted
+        return total, margin, unadjusted, degree, steps
 
     def degree_weights(self, modifier_total: int, target: int,
                        weights: tuple[int, ...]) -> dict[D, int]:
@@ -121,9 +128,14 @@ class TestSpec(Generic[D]):
         equally likely ways (see :func:`kept_face_weights`); every degree of
         the ladder is listed, worst to best, 0 when unreachable."""
         out = dict.fromkeys(self.ladder.order, 0)
+        degree_of = self.degree
         for natural, w in enumerate(weights, start=1):
-            out[self.outcome(natural, modifier_total, target).degree] += w
+            out[degree_of(natural, modifier_total, target)] += w
         return out
+
+    def degree(self, natural: int, modifier_total: int, target: int) -> D:
+        """The degree of :meth:`outcome` alone (no :class:`Outcome` built)."""
+        return self._parts(natural, modifier_total, target)[3]
 
 
 def kept_face_weights(sides: int, keep: str | None = None) -> tuple[tuple[int, ...], int]:

@@ -45,9 +45,9 @@ from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.core.results import OMIT, Omit, to_plain
 from linguo_cli.rulesets.linguomancy.amount_rules import damage_amount
 from linguo_cli.rulesets.linguomancy.checks import (
+    D20_TEST,
     TestRequest,
     attack_hits,
-    d20_outcome,
     natural_weights,
     succeeds,
 )
@@ -69,24 +69,16 @@ def _d20_odds(offset: int, advantage: bool, disadvantage: bool, partial_success_
               ) -> tuple[tuple[Fraction, ...], Fraction, Fraction, Fraction, Fraction]:
     """(probability by degree worst to best, success, hit, critical hit,
     critical miss) when ``total - target = natural + offset``: every kept
-    face through :func:`d20_outcome` and :func:`attack_hits`, the functions
-    the roller uses."""
+    face's degree through :meth:`~linguo_cli.core.tests.TestSpec.degree_weights`
+    (D1, D4, D5 as :func:`d20_outcome` gives them, the copy the roller uses),
+    then each degree through :func:`succeeds` and :func:`attack_hits`."""
     naturals, total = natural_weights(advantage, disadvantage)
-    by_degree = [0] * 6
-    success = hit = crit = crit_miss = 0
-    for natural, w in enumerate(naturals, start=1):
-        degree = d20_outcome(natural, offset, 0).degree
-        by_degree[degree] += w
-        if succeeds(degree):  # D1 rev. 2: the degree, not total >= target
-            success += w
-        if attack_hits(degree, partial_success_hits):
-            hit += w
-        if degree is Degree.CRITICAL_SUCCESS:
-            crit += w
-        elif degree is Degree.CRITICAL_FAILURE:
-            crit_miss += w
-    return (tuple(Fraction(w, total) for w in by_degree), Fraction(success, total),
-            Fraction(hit, total), Fraction(crit, total), Fraction(crit_miss, total))
+    weights = D20_TEST.degree_weights(offset, 0, naturals)
+    success = sum(w for d, w in weights.items() if succeeds(d))
+    hit = sum(w for d, w in weights.items() if attack_hits(d, partial_success_hits))
+    return (tuple(Fraction(weights[d], total) for d in Degree), Fraction(success, total),
+            Fraction(hit, total), Fraction(weights[Degree.CRITICAL_SUCCESS], total),
+            Fraction(weights[Degree.CRITICAL_FAILURE], total))
 
 
 @dataclass(frozen=True, slots=True)
