@@ -237,3 +237,18 @@ def test_the_keys_a_kind_needs_come_with_the_other_problems() -> None:
                            "relies_on_cover": True}]}
     assert sorted((p.code, p.at.place) for p in check_request(effect)) == [
         ("missing_input", "request source"), ("missing_input", "request targets.1.cover")]
+
+
+def test_dc_effect_reading_numbers_targets_from_one() -> None:
+    """NV6 places: list numbers count from 1, also where the request reader
+    (not the NV1 checker) finds the fault: the second target is targets.2."""
+    from linguo_cli.rulesets.novence_eternal.documents import DocumentError
+    from linguo_cli.rulesets.novence_eternal.effect_documents import dc_effect_request
+
+    target = {"target": {"kind": "enemy", "hp": 5, "max_hp": 9}}
+    effect = {"ruleset": "novence-eternal", "kind": "dc_effect", "dc": {"base": 12},
+              "save": "DEX", "on_success": "half", "damage": [],
+              "targets": [target, {**target, "relies_on_cover": True}]}
+    with pytest.raises(DocumentError) as raised:
+        dc_effect_request(effect)
+    assert raised.value.diagnostics[0].place == "request targets.2.cover"

@@ -76,7 +76,7 @@ def dc_effect_request(request: Doc) -> tuple[EffectSpec, Options]:
         if request.get("source") is not None else None
     targets = []
     for i, item in enumerate(request["targets"]):
-        place = f"request targets.{i}"
+        place = f"request targets.{i + 1}"
         creature = _creature(item["target"], f"target{i + 1}", by_id, categories, place)
         if item.get("relies_on_cover") and item.get("cover") is None:
             raise DocumentError("missing_input", "NV3", f"{place}.cover",
