@@ -30,10 +30,15 @@ def error_object(exc: LinguoError) -> dict[str, Any]:
     """The error object of ``exc``: ``exit`` its exit code (2-5), ``code``
     the ruleset's refusal code or ``None``, ``rule`` the rule ID of a
     rules violation (else ``None``), ``place`` the first diagnostic's place
-    (``file:line:col``) or ``None``, ``message`` the one-line message."""
-    place = None
+    (``file:line:col``), else the place a ruleset's refusal names (its
+    ``place`` attribute when a non-empty string: NV6 ``request`` or
+    ``R2 turn 1 (ayla) step 3``, PTR's ``#1 step 2``), else ``None``;
+    ``message`` the one-line message."""
+    place = getattr(exc, "place", None) or None
     if isinstance(exc, InputError) and exc.diagnostics:
         place = exc.diagnostics[0].place
+    elif not isinstance(place, str):
+        place = None
     rule = getattr(exc, "rule", None)
     refusal = getattr(exc, "refusal", None)
     return {"exit": exc.code, "code": refusal if isinstance(refusal, str) else None,

@@ -64,6 +64,21 @@ def test_refusal_is_exit_4_with_code_and_rule() -> None:
     err = _error(_attack(rolls=[15, 4], map=True, distance=10,
                          weapon={**MACE, "reach": 5}))
     assert (err["exit"], err["code"], err["rule"]) == (4, "out_of_reach", "NH4")
+    assert err["place"] == "request"  # NV6: a one-off request's refusal stands at request
+
+
+def test_a_script_refusal_stands_at_its_step() -> None:
+    """NV6 places: a refusal during play names the round, turn and step."""
+    from pathlib import Path
+
+    from linguo_cli.io.read import load
+
+    suite = load(str(Path(__file__).parents[2] / "golden" / "novence-eternal" / "script"
+                     / "actions.yaml")).data
+    case = next(c for c in suite["cases"] if c["id"] == "ne20-one-helper-at-a-time")
+    err = _error(case["request"])
+    assert (err["exit"], err["code"], err["place"]) == (4, "already_helped",
+                                                        "R1 turn 2 (b) step 1")
 
 
 def test_dc_effect_text_view(tmp_path: object) -> None:

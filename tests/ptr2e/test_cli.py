@@ -25,7 +25,8 @@ def test_activation_refusal_names_rule_and_code() -> None:
     run = run_cli("ptr2e", "activation", "simple", "complex", "--json")
     assert run.exit_code == 4
     error = json.loads(run.stdout)["error"]
-    assert (error["exit"], error["code"], error["rule"]) == (4, "budget_mixed", "PA2")
+    assert (error["exit"], error["code"], error["rule"], error["place"]) == (
+        4, "budget_mixed", "PA2", "step 2")
     assert "step 2" in run.stderr and "budget_mixed" in run.stderr
 
 

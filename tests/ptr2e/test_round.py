@@ -51,7 +51,7 @@ def test_refused_round_writes_nothing(tmp_path: Path) -> None:
     run = run_cli("ptr2e", "round", str(state), str(script), "-o", str(out), "--json")
     assert run.exit_code == 4
     error = json.loads(run.stdout)["error"]
-    assert (error["code"], error["rule"]) == ("budget_mixed", "PA2")
+    assert (error["code"], error["rule"], error["place"]) == ("budget_mixed", "PA2", "#6 step 2")
     assert "#6 step 2" in run.stderr
     assert not out.exists() and state.read_text(encoding="utf-8") == before
 

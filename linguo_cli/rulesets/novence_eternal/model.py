@@ -26,11 +26,14 @@ class Refusal(RulesError):
     """A forbidden action (exit 4): ``refusal`` is the code from the refusal
     codes table, ``rule`` the first rule the table lists for it. Nothing is
     spent and no die is rolled (Conventions: Forbidden); core's
-    ``error_object`` gives ``{exit: 4, code, rule, ...}``."""
+    ``error_object`` gives ``{exit: 4, code, rule, place, ...}``. ``place``
+    is NV6's: ``request`` for a one-off request (the default), a script's
+    place such as ``R2 turn 1 (ayla) step 3`` when play re-raises it there."""
 
-    def __init__(self, code: str, rule: str, message: str) -> None:
+    def __init__(self, code: str, rule: str, message: str, place: str = "request") -> None:
         super().__init__(rule, f"{message} ({code})")
         self.refusal = code
+        self.place = place
 
 
 @dataclass(frozen=True, slots=True)

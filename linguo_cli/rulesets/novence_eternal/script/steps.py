@@ -50,7 +50,7 @@ def placed(exc: Exception, place: str) -> Exception:
     """``exc`` (a Refusal or a DocumentError) re-raised at ``place``."""
     if isinstance(exc, Refusal):
         text = exc.message.rsplit(" [rule ", 1)[0].removesuffix(f" ({exc.refusal})")
-        return Refusal(exc.refusal, str(exc.rule), f"{place}: {text}")
+        return Refusal(exc.refusal, str(exc.rule), f"{place}: {text}", place)
     if isinstance(exc, DocumentError):
         diag = exc.diagnostics[0]
         field = diag.place.removeprefix("request").strip()
