@@ -6,7 +6,7 @@ runs the same calls as ``benchmarks/run.py`` under ``valgrind
 --tool=callgrind`` twice, with ``N1`` and ``N2`` calls, and prints
 ``(count(N2) - count(N1)) / (N2 - N1)``: start-up, imports and warm-up cancel
 out. ``--python`` picks the interpreter (e.g. the baseline environment that
-``run.py --baseline`` builds under ``.benchmarks/``), so two installations
+``run.py`` builds under ``.benchmarks/``), so two installations
 compare call for call::
 
     python benchmarks/instructions.py                       # this checkout
@@ -33,17 +33,17 @@ RUNS = {"check": (200, 1200), "turn": (10, 40), "damage": (100, 300), "odds": (0
 
 
 def calls(what: str) -> list[Any]:
-    """The requests of figure ``what`` (as ``run.py`` builds them)."""
+    """The requests of figure ``what`` (as ``run.py`` builds them, ``harness.py``)."""
     sys.path.insert(0, str(HERE))
-    import run
+    import harness
 
     if what == "check":
         return [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
                  "rolls": [face]} for face in range(1, 21)]
     if what == "turn":
-        return [run.turn_request()]
+        return [harness.turn_request()]
     if what == "damage":
-        return run.templates("damage")
+        return harness.templates("damage")
     return [{"kind": "odds", "test": {"kind": "check", "dc": dc, "advantage": True,
                                       "modifiers": [{"label": "modifier", "value": mod}]}}
             for dc in range(5, 31) for mod in range(-5, 11)]
@@ -52,9 +52,9 @@ def calls(what: str) -> list[Any]:
 def child(what: str, n: int) -> None:
     """Resolve ``n`` calls of figure ``what`` after warming up."""
     sys.path.insert(0, str(HERE))
-    import run
+    import harness
 
-    resolve = run.mod("requests").resolve
+    resolve = harness.mod("requests").resolve
     reqs = calls(what)
     if what == "odds":  # imports only: fills no cache the grid reads
         resolve({"kind": "odds", "test": {"kind": "check", "dc": 40, "modifiers": [

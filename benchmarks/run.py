@@ -1,945 +1,105 @@
 #!/usr/bin/env python3
 """linguo benchmarks: speed and memory figures, each next to its budget.
 
-Run from the repository root, in the environment linguo is installed in::
+Run from the repository root, in an environment linguo is installed in with
+the ``bench`` extra (``pip install -e '.[bench]'``: d20 and icepool, the
+peers)::
 
-    python benchmarks/run.py                 # every figure, then against 3e79094 (~10 minutes)
-    python benchmarks/run.py --baseline none # every figure (about 1-2 minutes)
-    python benchmarks/run.py --only cold,checks --runs 20
+    python benchmarks/run.py                     # issue 16's table (~10-20 minutes)
+    python benchmarks/run.py --quick             # the same figures, short (development)
+    python benchmarks/run.py --only checks,odds --rounds 5
     python benchmarks/run.py --json figures.json --strict
+    python benchmarks/run.py --issue14           # issue 14's table, then against 3e79094
+    python benchmarks/run.py --issue14 --baseline none --only cold,checks
 
-or ``tox -e bench``. Prints one row per figure: what was measured, the
-measured value, its budget and ``PASS``/``MISS`` (``INFO`` for a figure
-without a budget, ``SKIP`` with "not available yet" for a figure whose
-command or request kind does not exist in this checkout). Never part of the
-pass/fail test run; exits 0 unless ``--strict`` is given and a budget is
-missed.
+or ``tox -e bench`` (arguments after ``--``). Never part of the pass/fail
+test run; exits 0 unless ``--strict`` is given and a budget is missed (or a
+figure fails).
 
-How figures are taken (budgets hold on the project's 2-core machine):
+By default it prints issue 16's table (``issue16.py`` says how each figure
+is taken): one row per figure, what was measured, this checkout's figure
+against its peer's and their ratio, the budget (with the stretch goal) and
+``PASS``/``MISS`` (``SKIP`` with the reason when a peer, d20 or icepool, is
+not importable; ``ERROR`` when a figure could not be measured). Peers are d20,
+icepool, and *previous main*: a wheel of ``PREVIOUS_MAIN`` (2bf4601, main
+before issue 16's first commit; ``--previous REV`` picks another). One-off
+commands and every comparison with previous main run from wheels, of this
+checkout (as it is on disk) and of previous main, built with ``git
+archive``/``pip wheel`` into virtual environments under ``.benchmarks/``
+(``--cache-dir``), with their dependencies at this environment's versions,
+and reused while nothing changes. ``--extras NAME`` installs this checkout's
+wheel with that extra (e.g. an optional accelerator).
 
-* cold start: wall time of whole processes, ``linguo check ...`` and
-  ``python -c pass`` run alternately (so load from other work hits both
-  alike), median of ``--runs`` (>= 10) runs each after two warm-up runs that
-  leave compiled bytecode behind, as ``pip install`` does;
-* in-process throughput: the public API (:func:`linguo_cli.core.requests.resolve`
-  on schema-valid requests) in a calibrated loop, best of three repeats;
-* golden suite in-process: :func:`linguo_cli.conformance.golden.load_cases` plus
-  :func:`linguo_cli.conformance.golden.run_in_process` on every case (schema validation
-  included), best of three;
-* batch verify: ``linguo verify --impl "python echo_adapter.py" --batch`` on
-  the golden suite copied until it holds >= 3,000 cases (one process, wall
-  time, start-up included);
-* generated states: ``linguo turn`` on a state file of N entities written to
-  a temporary folder, in a child process: wall time and the child's peak
-  resident memory (``wait4`` ``ru_maxrss``).
-
-Against a previous commit (``--baseline REV``, default 3e79094, the main
-before the package moved into layers; ``--baseline none`` skips it): the
-commit is taken with ``git archive``, built with ``pip wheel`` and installed
-into a virtual environment under ``.benchmarks/`` (``--cache-dir``), with its
-dependencies at the versions of this environment (only pip needs the package
-registries; the environment is reused while those versions stay the same).
-Then every figure is measured again for this checkout and for the baseline,
-each in a child process of its own interpreter running this script, in
-alternating order for ``--rounds`` rounds (the best of each kept), and
-printed as a cost ratio, this / baseline (a rate inverted), with the budget
-``<= 1.10x`` (at most 10 % worse) and PASS/MISS. The cold start compares the
-ratio to ``python -c pass`` measured beside each; growth ratios are not
-compared.
+``--issue14`` prints issue 14's absolute budgets instead (``issue14.py``),
+then every figure against a wheel of ``--baseline REV`` (default 3e79094,
+the main before the move into layers; ``none`` skips it) as a cost ratio
+with the budget ``<= 1.10x``.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-HERE = Path(__file__).resolve().parent
-
-
-class NotAvailable(Exception):
-    """The figure's command or request kind does not exist (yet)."""
-
-
-@dataclass
-class Row:
-    """One printed figure."""
-
-    group: str
-    figure: str
-    measured: str
-    budget: str
-    mark: str  # PASS, MISS, INFO, SKIP, ERROR
-    value: float | None = None
-    #: ``value`` is a rate (more is better); else a cost (time, memory, a ratio).
-    higher_better: bool = False
-    #: Compared with the baseline (``--baseline``); not for ratios of ratios.
-    compared: bool = True
-
-
-# ---------------------------------------------------------------------------
-# Where linguo's modules are: the same script measures this checkout and the
-# wheel of an earlier commit (``--baseline``), whose package may be laid out
-# differently. The first importable name wins.
-
-_MODULES: dict[str, tuple[str, ...]] = {
-    "requests": ("linguo_cli.core.requests", "linguo_cli.rulesets.linguomancy.requests",
-                 "linguo_cli.requests"),
-    "golden": ("linguo_cli.conformance.golden", "linguo_cli.golden"),
-    "state_io": ("linguo_cli.io.state_io", "linguo_cli.state_io"),
-    "errors": ("linguo_cli.core.errors", "linguo_cli.errors"),
-    "state_commands": ("linguo_cli.rulesets.linguomancy.commands.state", "linguo_cli.cli"),
-}
-
-
-def _layered_state_io() -> Any:
-    """The functions the figures use from ``state_io``, in the io layer's
-    modules (io/document, io/read, io/write; Linguomancy's SCHEMAS)."""
-    from types import SimpleNamespace
-
-    from linguo_cli.io import document, read, write
-    from linguo_cli.rulesets.linguomancy import state
-
-    return SimpleNamespace(
-        Document=document.Document, to_plain=document.to_plain, load=read.load,
-        parse=read.parse, atomic_write=write.atomic_write, dump_document=write.dump_document,
-        validate=state.SCHEMAS.validate, entities_of=state.entities_of)
-
-
-def mod(name: str) -> Any:
-    """linguo's module ``name`` (a key of :data:`_MODULES`), wherever this
-    installation has it."""
-    import importlib
-
-    if name == "state_io":
-        try:
-            return _layered_state_io()
-        except ModuleNotFoundError:
-            pass
-    for candidate in _MODULES[name]:
-        try:
-            return importlib.import_module(candidate)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not candidate.startswith(exc.name):
-                raise
-    raise NotAvailable(f"no module for {name!r} in this linguo")
-
-
-# ---------------------------------------------------------------------------
-# Helpers
-
-
-def linguo_command() -> list[str]:
-    """The ``linguo`` console script of this interpreter's environment."""
-    exe = Path(sys.executable).parent / "linguo"
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("linguo")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "linguo_cli"]
-
-
-def child_env() -> dict[str, str]:
-    """Environment of child processes: bytecode may be written (as after
-    ``pip install``, which compiles it), so a run measures start-up, not
-    compiling linguo's sources."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("PYTHONPROFILEIMPORTTIME", None)
-    env["PYTHONIOENCODING"] = "utf-8"
-    return env
-
-
-def run_timed(cmd: list[str], *, stdin: str | None = None, cwd: str | None = None,
-              ok: Iterable[int] = (0,)) -> tuple[float, subprocess.CompletedProcess[bytes]]:
-    """Run ``cmd``; ``(seconds, completed process)``.
-
-    Raises :class:`RuntimeError` when the exit code is not in ``ok``.
-    """
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=cwd, env=child_env())
-    out, err = proc.communicate(stdin.encode() if stdin is not None else None)
-    elapsed = time.perf_counter() - start
-    if proc.returncode not in ok:
-        tail = err.decode(errors="replace").strip().splitlines()[-3:]
-        raise RuntimeError(f"{' '.join(cmd[:3])} ... exited {proc.returncode}: "
-                           + " | ".join(tail))
-    return elapsed, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
-
-
-#: Runs argv[2:], then writes "exit-code seconds peak-RSS-KiB" to argv[1]. A
-#: small launcher process, because a child's ``ru_maxrss`` starts from its
-#: parent's size at fork time (the harness is far larger than linguo).
-_LAUNCHER = """
-import os, subprocess, sys, time
-start = time.perf_counter()
-proc = subprocess.Popen(sys.argv[2:])
-_, status, usage = os.wait4(proc.pid, 0)
-elapsed = time.perf_counter() - start
-with open(sys.argv[1], "w") as fh:
-    fh.write(f"{os.waitstatus_to_exitcode(status)} {elapsed} {usage.ru_maxrss}")
-"""
-
-
-def run_peak(cmd: list[str], *, cwd: str | None = None, ok: Iterable[int] = (0,)
-             ) -> tuple[float, float, str]:
-    """Run ``cmd`` (output to temporary files); ``(seconds, peak RSS MiB, stderr)``."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile("r", suffix=".txt") as report:
-        subprocess.run([sys.executable, "-c", _LAUNCHER, report.name, *cmd],
-                       stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
-                       env=child_env(), check=False)
-        code, elapsed, maxrss = report.read().split()
-        err.seek(0)
-        errtext = err.read().decode(errors="replace")
-    if int(code) not in ok:
-        tail = errtext.strip().splitlines()[-3:]
-        raise RuntimeError(f"{' '.join(cmd[:3])} ... exited {code}: " + " | ".join(tail))
-    return float(elapsed), int(maxrss) / 1024, errtext
-
-
-def per_second(fn: Callable[[], Any], *, min_time: float = 0.25, repeats: int = 3) -> float:
-    """Calls of ``fn`` per second: a loop calibrated to last >= ``min_time``,
-    best of ``repeats`` (the least disturbed by other work on the machine)."""
-    n = 1
-    while True:
-        t = _loop(fn, n)
-        if t >= min_time:
-            break
-        n = max(n * 2, int(n * min_time / max(t, 1e-9) * 1.1))
-    best = t
-    for _ in range(repeats - 1):
-        best = min(best, _loop(fn, n))
-    return n / best
-
-
-def _loop(fn: Callable[[], Any], n: int) -> float:
-    gc.collect()  # garbage collection stays on: it is part of the cost
-    start = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return time.perf_counter() - start
-
-
-def fmt_rate(x: float) -> str:
-    return f"{x:,.0f}/s"
-
-
-def fmt_ms(seconds: float) -> str:
-    return f"{seconds * 1000:,.1f} ms" if seconds < 10 else f"{seconds:,.1f} s"
-
-
-def mark(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
-
-
-# ---------------------------------------------------------------------------
-# Golden-suite templates (request shapes of kinds the suite covers)
-
-
-_CASES: list[Any] | None = None
-
-
-def golden_cases() -> list[Any]:
-    """Every case of the shipped golden suite (loaded once)."""
-    global _CASES
-    if _CASES is None:
-        golden = mod("golden")
-        _CASES = golden.load_cases(golden.default_suite_dir())
-    return _CASES
-
-
-def kind_available(kind: str) -> bool:
-    try:  # the layered package: handlers are named by the ruleset
-        from linguo_cli.rulesets.linguomancy.ruleset import HANDLERS
-    except ModuleNotFoundError:
-        HANDLERS = mod("requests").HANDLERS
-    return kind in HANDLERS
-
-
-def templates(kind: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True
-              ) -> list[dict[str, Any]]:
-    """Requests of ``kind`` from golden cases that resolve without error."""
-    linguo_error = mod("errors").LinguoError
-    requests = mod("requests")
-
-    if not kind_available(kind):
-        raise NotAvailable(f"no '{kind}' request kind yet")
-    out = []
-    for case in golden_cases():
-        req = case.request
-        if req.get("kind") != kind or case.expect_error is not None or not pred(req):
-            continue
-        try:
-            requests.resolve(json.loads(json.dumps(req)))
-        except linguo_error:
-            continue
-        out.append(json.loads(json.dumps(req)))
-    return out
-
-
-# ---------------------------------------------------------------------------
-# Figures
-
-
-def bench_cold(args: argparse.Namespace) -> list[Row]:
-    """One-off ``linguo check`` against ``python -c pass`` (median of runs)."""
-    linguo = linguo_command()
-    baseline = [sys.executable, "-c", "pass"]
-    variants = [
-        ("linguo check --mod 5 --dc 15 --rolls 12", ["check", "--mod", "5", "--dc", "15",
-                                                      "--rolls", "12"], True),
-        ("linguo check ... --json", ["check", "--mod", "5", "--dc", "15", "--rolls", "12",
-                                     "--json"], False),
-    ]
-    rows = []
-    for label, argv, budgeted in variants:
-        cmd = linguo + argv
-        for _ in range(2):  # warm-up: bytecode written, files in the OS cache
-            run_timed(cmd)
-            run_timed(baseline)
-        base_t, cmd_t = [], []
-        for _ in range(args.runs):
-            base_t.append(run_timed(baseline)[0])
-            cmd_t.append(run_timed(cmd)[0])
-        b, c = statistics.median(base_t), statistics.median(cmd_t)
-        ratio = c / b
-        measured = f"{fmt_ms(c)} = {ratio:.2f}x ({fmt_ms(b)} bare)"
-        if budgeted:
-            rows.append(Row("cold start", f"one-off {label}", measured,
-                            "<= 5x python -c pass", mark(ratio <= 5.0), ratio))
-        else:
-            rows.append(Row("cold start", f"one-off {label}", measured, "-", "INFO", ratio))
-    return rows
-
-
-def bench_checks(args: argparse.Namespace) -> list[Row]:
-    """Resolved checks per second, in-process (schema-valid requests)."""
-    state_io, requests = mod("state_io"), mod("requests")
-
-    reqs = [{"kind": "check", "dc": 15, "modifiers": [{"label": "strength", "value": 5}],
-             "rolls": [face]} for face in range(1, 21)]
-    it = iter(())
-
-    def one() -> None:
-        nonlocal it
-        try:
-            req = next(it)
-        except StopIteration:
-            it = iter(reqs)
-            req = next(it)
-        requests.resolve(req)
-
-    rate = per_second(one)
-    rows = [Row("in-process", "resolved checks (d20 test, requests.resolve)", fmt_rate(rate),
-                ">= 150,000/s", mark(rate >= 150_000), rate, higher_better=True)]
-    req = reqs[11]
-
-    def validated() -> None:
-        state_io.validate(state_io.Document("<bench>", req), "request")
-        requests.resolve(req)
-
-    v_rate = per_second(validated)
-    rows.append(Row("in-process", "checks incl. schema validation (state_io.validate)",
-                    fmt_rate(v_rate), "-", "INFO", v_rate, higher_better=True))
-    return rows
-
-
-def _cycle(reqs: list[dict[str, Any]]) -> Callable[[], Any]:
-    requests = mod("requests")
-
-    state = {"i": 0}
-
-    def one() -> None:
-        i = state["i"]
-        state["i"] = (i + 1) % len(reqs)
-        requests.resolve(reqs[i])
-
-    return one
-
-
-#: Five legal steps for entity ``e0`` of a generated state (a player with
-#: 9 m of movement and 3 action points): 2 m, prone, stand up (half the
-#: movement, P3), a 1-AP action, end of turn. No die is rolled.
-FIVE_STEPS: list[dict[str, Any]] = [
-    {"kind": "move", "metres": 2},
-    {"kind": "drop_prone"},
-    {"kind": "stand_up"},
-    {"kind": "action", "name": "jump"},
-    {"kind": "end_turn"},
-]
-
-
-def entity_dict(i: int) -> dict[str, Any]:
-    """Entity ``e<i>`` of a generated state (the shape of schemas/state.schema.json)."""
-    e: dict[str, Any] = {
-        "id": f"e{i}", "name": f"Entity {i}", "kind": "player" if i % 4 == 0 else "enemy",
-        "hp": 20 + i % 30, "max_hp": 50,
-        "abilities": {"potential": 2, "cohesion": 1, "signature": 3},
-        "ac": 12 + i % 6, "resistances": ["fire"] if i % 3 == 0 else [],
-        "flux": 8, "flux_max": 10, "idioms": ["Shape - Fire", "Speak - Water"],
-        "movement_max": 9, "movement": 9,
-    }
-    if i % 5 == 0:
-        e["conditions"] = [{"name": "Drained", "source": "overclock", "remaining_turns": 2}]
-    return e
-
-
-def turn_request(entities: int = 4) -> dict[str, Any]:
-    """A one-turn request of five steps for ``e0`` on a state of ``entities``."""
-    return {"kind": "turn", "state": {"entities": [entity_dict(i) for i in range(entities)]},
-            "turns": [{"entity": "e0", "steps": FIVE_STEPS}]}
-
-
-def bench_turns(args: argparse.Namespace) -> list[Row]:
-    """Five-step turns per second, in-process (a 4-entity state)."""
-    requests = mod("requests")
-
-    if not kind_available("turn"):
-        raise NotAvailable("no 'turn' request kind yet")
-    req = turn_request()
-    requests.resolve(req)  # legal, or the figure reports the error
-    rate = per_second(lambda: requests.resolve(req))
-    return [Row("in-process", "five-step turns (one entity of 4, requests.resolve)",
-                fmt_rate(rate), ">= 10,000/s", mark(rate >= 10_000), rate,
-                higher_better=True)]
-
-
-def bench_damage(args: argparse.Namespace) -> list[Row]:
-    """Damage applications per second, in-process (golden damage requests)."""
-    reqs = templates("damage")
-    if not reqs:
-        raise NotAvailable("no resolvable damage case in the golden suite yet")
-    rate = per_second(_cycle(reqs))
-    return [Row("in-process", f"damage applications ({len(reqs)} golden requests cycled)",
-                fmt_rate(rate), "-", "INFO", rate, higher_better=True)]
-
-
-def bench_golden(args: argparse.Namespace) -> list[Row]:
-    """The whole golden suite in-process: load, validate, resolve, compare."""
-    golden = mod("golden")
-
-    best = float("inf")
-    n = failed = 0
-    for _ in range(3):
-        start = time.perf_counter()
-        cases = golden.load_cases(golden.default_suite_dir())
-        outcomes = list(golden.iter_outcomes(cases))
-        best = min(best, time.perf_counter() - start)
-        n, failed = len(outcomes), sum(not o.passed for o in outcomes)
-    note = f" ({failed} failing)" if failed else ""
-    return [Row("golden", f"verify whole suite in-process ({n} cases{note})",
-                f"{fmt_ms(best)} = {n / best:,.0f} cases/s", "<= 1 s", mark(best <= 1.0), best)]
-
-
-def _verify_help() -> str:
-    cmd = linguo_command() + ["verify", "--help"]
-    proc = subprocess.run(cmd, capture_output=True, env=child_env())
-    if proc.returncode != 0:
-        raise NotAvailable("no 'linguo verify' command yet")
-    text = proc.stdout.decode(errors="replace")
-    if "--impl" not in text or "--batch" not in text:
-        raise NotAvailable("'linguo verify' has no --impl/--batch yet")
-    return text
-
-
-def _big_suite(folder: Path, minimum: int) -> int:
-    """Copy the golden suite into ``folder`` until it holds >= ``minimum``
-    cases (ids and descriptions made unique); returns the case count."""
-    golden, state_io = mod("golden"), mod("state_io")
-
-    root = golden.default_suite_dir()
-    files = golden.case_files(root)
-    per_copy = sum(len(state_io.to_plain(state_io.load(str(p)).data)["cases"]) for p in files)
-    if per_copy == 0:
-        raise NotAvailable("the golden suite is empty")
-    copies = max(1, -(-minimum // per_copy))
-    for k in range(copies):
-        for path in files:
-            data = state_io.to_plain(state_io.load(str(path)).data)
-            for case in data["cases"]:
-                case["description"] = f"{case['description']} (copy {k})"
-            rel = path.relative_to(root)
-            target = folder / f"copy{k}" / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(data), encoding="utf-8")
-    for extra in ("README.md", "EXAMPLES.yaml"):
-        if (root / extra).exists():
-            shutil.copy(root / extra, folder / extra)
-    return per_copy * copies
-
-
-def bench_batch(args: argparse.Namespace) -> list[Row]:
-    """``linguo verify --impl ECHO --batch`` over a large copy of the suite."""
-    help_text = _verify_help()
-    with tempfile.TemporaryDirectory(prefix="linguo-bench-") as tmp:
-        suite = Path(tmp) / "suite"
-        suite.mkdir()
-        n = _big_suite(suite, 3000)
-        impl = f"{sys.executable} {HERE / 'echo_adapter.py'}"
-        where = ["--suite", str(suite)] if "--suite" in help_text else [str(suite)]
-        cmd = linguo_command() + ["verify", "--impl", impl, "--batch", "--quiet", *where]
-        best = float("inf")
-        for _ in range(2):
-            t, _ = run_timed(cmd, ok=(0, 1))
-            best = min(best, t)
-    rate = n / best
-    return [Row("golden", f"batch verify, echo adapter ({n} cases, one process)",
-                f"{fmt_rate(rate)} ({fmt_ms(best)})", ">= 2,000 cases/s",
-                mark(rate >= 2000), rate, higher_better=True)]
-
-
-def bench_odds(args: argparse.Namespace) -> list[Row]:
-    """Exact odds of a check with advantage: time per call, every call on a
-    different (modifier, DC) so no cache answers it."""
-    requests = mod("requests")
-
-    if not kind_available("odds"):
-        raise NotAvailable("no 'odds' request kind yet")
-    calls = [{"kind": "odds", "test": {"kind": "check", "dc": dc, "advantage": True,
-                                       "modifiers": [{"label": "modifier", "value": mod}]}}
-             for dc in range(5, 31) for mod in range(-5, 11)]
-    # the odds code imported (a layered linguo imports a ruleset's modules on its
-    # first request): one plain check outside the grid, which fills no cache the
-    # calls below read (no advantage, an offset they never have)
-    requests.resolve({"kind": "odds", "test": {"kind": "check", "dc": 40, "modifiers": [
-        {"label": "modifier", "value": 20}]}})
-    start = time.perf_counter()
-    for r in calls:
-        requests.resolve(r)
-    first = (time.perf_counter() - start) / len(calls)
-    best = first
-    for _ in range(2):
-        start = time.perf_counter()
-        for r in calls:
-            requests.resolve(r)
-        best = min(best, (time.perf_counter() - start) / len(calls))
-    return [Row("odds", f"exact odds of a check with advantage ({len(calls)} inputs)",
-                f"{first * 1000:.3f} ms/call (repeat {best * 1000:.3f})", "<= 0.3 ms",
-                mark(first <= 0.0003), first)]
-
-
-# ---------------------------------------------------------------------------
-# Generated states
-
-
-def write_state(path: Path, n: int) -> None:
-    """A state file of ``n`` entities: ``e0`` is a full player (the one that
-    takes the turn), every other entity one line of its four required fields
-    (the input limits, README "Limits", allow 1 MiB and 25,000 YAML or
-    100,000 JSON keys and values: 10,000 entities fit as JSON only).
-    """
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"# Generated benchmark state: {n} entities\nround: 1\nentities:\n")
-        for i in range(n):
-            if i == 0:
-                items = list(entity_dict(0).items())
-                fh.write(f"  - {items[0][0]}: {json.dumps(items[0][1])}  # takes the turn\n")
-                for k, v in items[1:]:
-                    fh.write(f"    {k}: {json.dumps(v)}\n")
-            else:
-                kind = "player" if i % 4 == 0 else "enemy"
-                fh.write(f"  - {{id: e{i}, kind: {kind}, hp: {20 + i % 30}, max_hp: 50}}\n")
-
-
-def child_state_io(path: str, out: str) -> None:
-    """Child mode: load + validate + entities + write one state (no rules)."""
-    state_io = mod("state_io")
-    doc = mod("state_commands").load_state(path)
-    state_io.atomic_write(out, state_io.dump_document(doc))
-
-
-def write_state_json(path: Path, n: int) -> None:
-    """The same state as :func:`write_state`, as a JSON document."""
-    entities = [entity_dict(0)] + [
-        {"id": f"e{i}", "kind": "player" if i % 4 == 0 else "enemy", "hp": 20 + i % 30,
-         "max_hp": 50} for i in range(1, n)]
-    path.write_text(json.dumps({"round": 1, "entities": entities}, separators=(",", ":")),
-                    encoding="utf-8")
-
-
-def bench_states(args: argparse.Namespace) -> list[Row]:
-    """Generated states of 10..10,000 entities: ``linguo turn`` (load + one
-    five-step turn + write), time and peak memory of the process, for YAML
-    and JSON state files."""
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows: list[Row] = []
-    help_proc = subprocess.run(linguo_command() + ["turn", "--help"], capture_output=True,
-                               env=child_env())
-    with tempfile.TemporaryDirectory(prefix="linguo-bench-") as tmp:
-        turns = Path(tmp) / "turns.json"
-        turns.write_text(json.dumps({"turns": [{"entity": "e0", "steps": FIVE_STEPS}]}),
-                         encoding="utf-8")
-        if 1000 in sizes:  # the share of state I/O alone (no rules applied)
-            path = Path(tmp) / "io-1000.yaml"
-            write_state(path, 1000)
-            cmd = [sys.executable, str(Path(__file__).resolve()), "--child-state-io",
-                   str(path), str(Path(tmp) / "io-1000-out.yaml")]
-            t, peak, _ = run_peak(cmd)
-            rows.append(Row("states", "  1,000 entities, YAML: load + validate + write, no turn",
-                            f"{fmt_ms(t)}, peak {peak:,.0f} MiB", "-", "INFO", t))
-        if help_proc.returncode != 0:
-            rows.append(Row("states", "load + one turn + write (10 .. 10,000 entities)",
-                            "not available yet: no 'linguo turn' command",
-                            "<= 1.5 s, <= 150 MB at 1,000", "SKIP"))
-            return rows
-        for fmt, writer in (("YAML", write_state), ("JSON", write_state_json)):
-            times: dict[int, float] = {}
-            for n in sizes:
-                path = Path(tmp) / f"state-{n}.{fmt.lower()}"
-                writer(path, n)
-                out = Path(tmp) / f"turn-{n}.{fmt.lower()}"
-                cmd = linguo_command() + ["turn", str(path), str(turns), "-o", str(out)]
-                label = f"{n:>7,} entities, {fmt}: load + one turn + write"
-                try:  # best of two runs: the least disturbed by other work
-                    t, peak, _ = min(run_peak(cmd), run_peak(cmd))
-                except RuntimeError as exc:
-                    reason = str(exc).split(": ")[-1][:80]
-                    # a state beyond linguo's documented input limits is refused on
-                    # purpose (README, Limits): a fact about the limits, not a failure
-                    verdict = "INFO" if "more than" in reason else "ERROR"
-                    rows.append(Row("states", label, "refused: " + reason, "-", verdict))
-                    continue
-                times[n] = t
-                if n == 1000:
-                    rows.append(Row("states", label, fmt_ms(t), "<= 1.5 s", mark(t <= 1.5), t))
-                    rows.append(Row("states", f"{n:>7,} entities, {fmt}: peak memory (RSS)",
-                                    f"{peak:,.0f} MiB", "<= 150 MB",
-                                    mark(peak * 1024 * 1024 <= 150e6), peak))
-                else:
-                    rows.append(Row("states", label, f"{fmt_ms(t)}, peak {peak:,.0f} MiB", "-",
-                                    "INFO", t))
-            rows += _growth_row(f"turn, {fmt}", times)
-    return rows
-
-
-def _growth_row(what: str, times: dict[int, float]) -> list[Row]:
-    """Growth check: the cost per added entity from 1,000 to 10,000 is at
-    most 1.5x the cost per added entity from 100 to 1,000 (linear growth
-    keeps it near 1x; quadratic growth would make it ~10x)."""
-    if not all(n in times for n in (100, 1000, 10000)):
-        return []
-    low = (times[1000] - times[100]) / 900
-    high = (times[10000] - times[1000]) / 9000
-    ratio = high / low if low > 0 else float("inf")
-    measured = (f"{high * 1e6:,.0f} us/entity vs {low * 1e6:,.0f} us/entity "
-                f"= {ratio:.2f}x")
-    return [Row("states", f"{what}: growth (cost per entity 1k-10k vs 100-1k)", measured,
-                "<= 1.5x (linear)", mark(ratio <= 1.5), ratio, compared=False)]
-
-
-# ---------------------------------------------------------------------------
-# Comparison with a previous commit (--baseline)
-
-#: The previous main: the last commit before the package moved into layers (#14).
-DEFAULT_BASELINE = "3e79094"
-#: A figure of this checkout may be at most this much worse than the baseline's.
-BASELINE_BUDGET = 1.10
-
-
-@dataclass
-class Install:
-    """One linguo installation to measure: its interpreter (its ``linguo``
-    console script is beside it) and a label."""
-
-    label: str
-    python: str
-
-
-def repo_root() -> Path:
-    """The git checkout this script belongs to."""
-    out = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--show-toplevel"],
-                         capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip())
-
-
-def baseline_install(rev: str, cache: Path) -> Install:
-    """A virtual environment holding a wheel of commit ``rev``, built once
-    under ``cache`` (``git archive`` of the commit -> ``pip wheel`` -> a venv
-    with the wheel installed, its dependencies at the versions this
-    environment has, from the package registries) and reused while those
-    versions stay the same."""
-    import io
-    import tarfile
-
-    root = repo_root()
-    sha = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    home = cache.resolve() / f"baseline-{sha[:12]}"
-    python = home / "venv" / "bin" / "python"
-    marker, pins = home / "installed", home / "constraints.txt"
-    quiet = ["-q", "--disable-pip-version-check"]
-    freeze = subprocess.run([sys.executable, "-m", "pip", "freeze", *quiet, "--exclude", "linguo"],
-                            capture_output=True, text=True, check=True).stdout
-    wanted = "".join(line + "\n" for line in freeze.splitlines()
-                     if "==" in line and not line.startswith("-"))
-    if marker.exists() and python.exists() and pins.read_text(encoding="utf-8") == wanted:
-        return Install(f"{rev} ({sha[:9]})", str(python))
-    if home.exists():
-        shutil.rmtree(home)
-    src, wheels = home / "src", home / "wheels"
-    src.mkdir(parents=True)
-    print(f"building a wheel of {rev} ({sha[:9]}) into {home} ...", flush=True)
-    archive = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", sha],
-                             capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(src, filter="data")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", *quiet, "--no-deps", "-w", str(wheels),
-                    str(src)], check=True)
-    subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
-    wheel = next(wheels.glob("*.whl"))
-    pins.write_text(wanted, encoding="utf-8")  # the dependencies at this environment's versions
-    subprocess.run([str(python), "-m", "pip", "install", *quiet, "-c", str(pins), str(wheel)],
-                   check=True)
-    marker.write_text(f"{sha}\n", encoding="utf-8")
-    return Install(f"{rev} ({sha[:9]})", str(python))
-
-
-def measure_in(install: Install, group: str, args: argparse.Namespace) -> list[Row]:
-    """The rows of figure ``group`` measured by this script run under
-    ``install``'s interpreter (its linguo, its console script)."""
-    with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
-        cmd = [install.python, str(Path(__file__).resolve()), "--child", "--only", group,
-               "--runs", str(args.runs), "--sizes", args.sizes, "--json", out.name]
-        env = child_env()
-        env.pop("PYTHONPATH", None)  # each installation imports its own linguo_cli only
-        proc = subprocess.run(cmd, capture_output=True, env=env, cwd=str(HERE.parent))
-        if proc.returncode != 0:
-            tail = proc.stderr.decode(errors="replace").strip().splitlines()[-2:]
-            return [Row(group, group, f"error: {' | '.join(tail)}"[:120], "-", "ERROR")]
-        return [Row(**r) for r in json.load(out)]
-
-
-def _key(row: Row) -> str:
-    """A figure's name without the counts in parentheses (which may differ)."""
-    import re
-
-    return re.sub(r"\s*\([^)]*\d[^)]*\)", "", row.figure).strip()
-
-
-def _best(rows: list[Row], row: Row) -> Row:
-    """Of repeated measurements of one figure, the least disturbed."""
-    same = [r for r in rows if _key(r) == _key(row) and r.value is not None]
-    if not same:
-        return row
-    pick = max if row.higher_better else min
-    return pick(same, key=lambda r: r.value if r.value is not None else 0.0)
-
-
-def compare(args: argparse.Namespace, wanted: list[str], baseline: Install) -> list[Row]:
-    """Every figure of ``wanted`` measured for this checkout and ``baseline``
-    in turn (the order alternating over ``--rounds``, the best of each kept);
-    one row per figure: both values and the cost ratio (this / baseline, a
-    rate inverted), PASS when at most :data:`BASELINE_BUDGET`."""
-    current = Install("this checkout", sys.executable)
-    out: list[Row] = []
-    for group in wanted:
-        got: dict[str, list[Row]] = {"cur": [], "base": []}
-        for rnd in range(args.rounds):
-            order = [("cur", current), ("base", baseline)]
-            for name, install in order if rnd % 2 == 0 else order[::-1]:
-                got[name] += measure_in(install, group, args)
-        firsts = [r for i, r in enumerate(got["cur"])
-                  if _key(r) not in {_key(x) for x in got["cur"][:i]}]
-        for row in firsts:
-            cur = _best(got["cur"], row)
-            base_rows = [r for r in got["base"] if _key(r) == _key(row)]
-            result = compare_row(cur, _best(got["base"], base_rows[0]) if base_rows else None)
-            print_row(result, width=52)
-            out.append(result)
-    return out
-
-
-def compare_row(cur: Row, base: Row | None) -> Row:
-    """One comparison row: ``value`` is the cost ratio this / baseline."""
-    name = cur.figure.strip()
-    if not cur.compared or cur.value is None or base is None or base.value is None \
-            or base.value <= 0 or cur.value <= 0:
-        why = "not compared" if not cur.compared else (
-            "no baseline figure" if base is None or base.value is None else "no figure")
-        return Row(cur.group, name, f"{cur.measured} | {base.measured if base else '-'}",
-                   why, "INFO", None, compared=False)
-    ratio = base.value / cur.value if cur.higher_better else cur.value / base.value
-    verdict = mark(ratio <= BASELINE_BUDGET)
-    return Row(cur.group, name, f"{_short(cur)} vs {_short(base)} = {ratio:.2f}x",
-               f"<= {BASELINE_BUDGET:.2f}x", verdict, ratio)
-
-
-def _short(row: Row) -> str:
-    return row.measured.split(" (")[0].split(", peak")[0]
-
-
-
-#: A full NO1 attack of Novence Eternal (issue 19): a proficient ranged shot
-#: with 3 Aim stacks and AP 2 at CRR -25 (one automatic crit and the bonus
-#: die), two damage types, outgoing and incoming modifiers, against a target
-#: holding a Guard charge, THP and armor of levels III and II behind 90 %
-#: cover with cdm 1/2. Seed 1 takes every step: 2 crits, a failed Guard
-#: roll, overpenetration, AP split, penetration, THP then HP.
-NOVENCE_ATTACK: dict[str, Any] = {
-    "ruleset": "novence-eternal", "kind": "attack", "seed": 1,
-    "attacker": {
-        "id": "ayla", "kind": "player", "hp": 30, "max_hp": 30, "stats": {"DEX": 3},
-        "prof": 2, "crr": -25,
-        "modifiers": [{"side": "outgoing", "kind": "ATK", "value": 20},
-                      {"side": "outgoing", "kind": "AFF", "type": "fire", "value": 30}],
-        "weapons": {"rifle": {"name": "rifle", "kind": "ranged", "stat": "DEX", "to_hit": 1,
-                              "proficient": True, "aim": 3, "ap": 2,
-                              "damage": [{"dice": "2d8", "static": 2, "type": "kinetic"},
-                                         {"dice": "1d6", "type": "fire"}]}},
-        "equipped": "rifle"},
-    "target": {
-        "id": "ogre", "kind": "enemy", "hp": 60, "max_hp": 60, "thp": 5, "thp_source": "shield",
-        "stats": {"DEX": 1, "CON": 2}, "charges": {"guard": 1},
-        "modifiers": [{"side": "incoming", "kind": "DEF", "value": 30},
-                      {"side": "incoming", "kind": "RES", "type": "kinetic", "value": 20}],
-        "armor": {"pc_max": 6, "types": {"kinetic": {"level": 3, "res": 10},
-                                         "fire": {"level": 2, "res": 0}}}},
-    "cover": {"p": 90, "cdm": "1/2"},
-}
-
-
-def _linguomancy_attack_with_damage() -> dict[str, Any]:
-    """A golden Linguomancy ``cast`` whose idiom makes an attack roll and
-    deals damage (the Linguomancy attack that applies its damage)."""
-    def attack_and_damage(r: dict[str, Any]) -> bool:
-        effects = [i.get("effect", {}) for i in r.get("idioms", ())]
-        return any("attack" in e and "damage" in e for e in effects)
-    found = templates("cast", attack_and_damage)
-    if not found:
-        raise NotAvailable("no resolvable Linguomancy cast with attack and damage")
-    return found[0]
-
-
-def bench_novence(args: argparse.Namespace) -> list[Row]:
-    """One full NO1 attack in-process, as a ratio to a Linguomancy attack
-    with damage measured in the same run (budget: at most 3x)."""
-    requests = mod("requests")
-    try:
-        from linguo_cli.core import ruleset as rulesets
-        rulesets.get("novence-eternal")
-    except Exception as exc:  # not installed (or an older layout)
-        raise NotAvailable(f"no novence-eternal ruleset: {exc}") from None
-    plain = requests.resolve(json.loads(json.dumps(NOVENCE_ATTACK)))
-    record = plain["attack"]
-    if not (record["landed"] and record["crits"] >= 1 and record["armor"] and record["cover"]):
-        raise NotAvailable("the NO1 figure's attack no longer takes every step")
-    linguo = _linguomancy_attack_with_damage()
-    nov = per_second(lambda: requests.resolve(NOVENCE_ATTACK))
-    lin = per_second(lambda: requests.resolve(linguo))
-    ratio = lin / nov
-    return [
-        Row("novence", "a full NO1 attack resolved in process", fmt_rate(nov), "-", "INFO",
-            nov, higher_better=True),
-        Row("novence", "  Linguomancy attack with damage (cast), same run", fmt_rate(lin), "-",
-            "INFO", lin, higher_better=True),
-        Row("novence", "  NO1 attack / Linguomancy attack (time ratio)", f"{ratio:.2f}x",
-            "<= 3x", mark(ratio <= 3.0), ratio, compared=False),
-    ]
-
-
-# ---------------------------------------------------------------------------
-# Main
-
-
-FIGURES: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
-    "cold": bench_cold,
-    "checks": bench_checks,
-    "turns": bench_turns,
-    "damage": bench_damage,
-    "golden": bench_golden,
-    "batch": bench_batch,
-    "odds": bench_odds,
-    "states": bench_states,
-    "novence": bench_novence,
-}
-
-BUDGETS = {
-    "cold": "one-off check <= 5x python -c pass",
-    "checks": ">= 150,000 checks/s",
-    "turns": ">= 10,000 five-step turns/s",
-    "damage": "-",
-    "golden": "golden suite in-process <= 1 s",
-    "batch": "batch verify >= 2,000 cases/s",
-    "odds": "odds with advantage <= 0.3 ms",
-    "states": "1,000 entities: <= 1.5 s, <= 150 MB; linear growth",
-    "novence": "NO1 attack <= 3x a Linguomancy attack with damage",
-}
-
-
-def print_row(row: Row, width: int = 62) -> None:
-    measured = 38 + 62 - width
-    print(f"{row.figure:<{width}} {row.measured:<{measured}} {row.budget:<22} {row.mark}",
-          flush=True)
-
-
-def run_group(name: str, args: argparse.Namespace) -> list[Row]:
-    """The rows of one figure group; a missing command is SKIP, a crash ERROR."""
-    try:
-        return FIGURES[name](args)
-    except NotAvailable as exc:
-        return [Row(name, name, f"not available yet: {exc}", BUDGETS[name], "SKIP")]
-    except Exception as exc:  # a benchmark must report, not crash
-        return [Row(name, name, f"error: {type(exc).__name__}: {exc}"[:120],
-                    BUDGETS[name], "ERROR")]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="",
-                        help=f"comma-separated figure groups: {', '.join(FIGURES)}")
-    parser.add_argument("--runs", type=int, default=15,
-                        help="cold-start runs of each command (>= 10; default 15)")
-    parser.add_argument("--sizes", default="10,100,1000,10000",
-                        help="entity counts of the generated states")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when a budget is missed")
-    parser.add_argument("--baseline", default=DEFAULT_BASELINE, metavar="REV",
-                        help="also measure a wheel of this commit, built into a side virtual "
-                        "environment under --cache-dir, and print each figure's ratio with "
-                        f"the budget <= {BASELINE_BUDGET:.2f}x (default {DEFAULT_BASELINE}, the "
-                        "main before the move into layers); 'none' to skip")
-    parser.add_argument("--cache-dir", default=None,
-                        help="where baseline environments are kept (default: .benchmarks/ in "
-                        "the checkout)")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="with --baseline: measurements of each figure per installation, "
-                        "in alternating order (default 2; the best is kept)")
-    parser.add_argument("--compare-only", action="store_true",
-                        help="skip the first table: only the comparison with --baseline")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--child-state-io", nargs=2, metavar=("STATE", "OUT"),
-                        help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.child_state_io:
-        child_state_io(*args.child_state_io)
-        return 0
-    if args.child:  # measure only, for compare(): the rows go to --json
-        rows = [r for name in args.only.split(",") for r in run_group(name, args)]
-        Path(args.json).write_text(json.dumps([asdict(r) for r in rows]), encoding="utf-8")
-        return 0
-    if args.runs < 10:
-        parser.error("--runs must be at least 10")
-    wanted = [w for w in args.only.split(",") if w] or list(FIGURES)
-    unknown = [w for w in wanted if w not in FIGURES]
-    if unknown:
-        parser.error(f"unknown figure group(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-
+import children16
+import issue14
+import issue16
+from harness import Row, linguo_command
+from installs import repo_root
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``run.py`` (children's hidden options included)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", default="",
+                   help=f"comma-separated figure groups: {', '.join(issue16.GROUPS)} (with "
+                   f"--issue14: {', '.join(issue14.FIGURES)})")
+    p.add_argument("--quick", action="store_true",
+                   help="short measurements for development: 1 round, 5 one-off runs, short "
+                   "loops (figures are rougher; the budgets are the same)")
+    p.add_argument("--runs", type=int, default=None,
+                   help="one-off (cold-start) runs of each command (default 15; --quick 5)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="alternating measurements of each side per figure, the best kept "
+                   "(default 3; --issue14: 2; --quick 1)")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when a budget is missed or a figure fails")
+    p.add_argument("--previous", default=issue16.PREVIOUS_MAIN, metavar="REV",
+                   help=f"previous main of issue 16's figures (default "
+                   f"{issue16.PREVIOUS_MAIN}, main before issue 16's first commit)")
+    p.add_argument("--extras", default="",
+                   help="extras to install with this checkout's wheel (e.g. an accelerator)")
+    p.add_argument("--cache-dir", default=None,
+                   help="where the wheel environments are kept (default: .benchmarks/ in the "
+                   "checkout)")
+    p.add_argument("--issue14", action="store_true",
+                   help="issue 14's table and its comparison with --baseline instead")
+    p.add_argument("--sizes", default="10,100,1000,10000",
+                   help="--issue14: entity counts of the generated states")
+    p.add_argument("--baseline", default=issue14.DEFAULT_BASELINE, metavar="REV",
+                   help="--issue14: also measure a wheel of this commit and print each "
+                   f"figure's ratio with the budget <= {issue14.BASELINE_BUDGET:.2f}x "
+                   f"(default {issue14.DEFAULT_BASELINE}, the main before the move into "
+                   "layers); 'none' to skip")
+    p.add_argument("--compare-only", action="store_true",
+                   help="--issue14: only the comparison with --baseline")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--child-state-io", nargs=2, metavar=("STATE", "OUT"),
+                   help=argparse.SUPPRESS)
+    p.add_argument("--child16", choices=("turns", "verify", "odds"), help=argparse.SUPPRESS)
+    p.add_argument("--icepool-first", action="store_true", help=argparse.SUPPRESS)
+    return p
+
+
+def header() -> None:
+    """Interpreter, machine load, time and the linguo measured in process."""
     import linguo_cli
 
     try:
@@ -948,25 +108,55 @@ def main(argv: list[str] | None = None) -> int:
         load = ""
     print(f"linguo {linguo_cli.__version__} benchmarks: Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, {load}; {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"command: {' '.join(linguo_command())}")
+    print(f"in process: {Path(linguo_cli.__file__).parent}; command: "
+          f"{' '.join(linguo_command())}")
     print()
-    print(f"{'figure':<62} {'measured':<38} {'budget':<22} mark")
-    print("-" * 130)
-    rows: list[Row] = []
-    for name in [] if args.compare_only and args.baseline != "none" else wanted:
-        got = run_group(name, args)
-        for row in got:
-            print_row(row)
-        rows.extend(got)
-    if args.baseline != "none":
-        cache = Path(args.cache_dir) if args.cache_dir else repo_root() / ".benchmarks"
-        baseline = baseline_install(args.baseline, cache)
-        print()
-        print(f"against {baseline.label}, a wheel in {Path(baseline.python).parent.parent} "
-              f"(each figure measured for both, {args.rounds} round(s), alternating):")
-        print(f"{'figure':<52} {'this vs baseline = cost ratio':<48} {'budget':<22} mark")
-        print("-" * 130)
-        rows.extend(compare(args, wanted, baseline))
+
+
+def child(args: argparse.Namespace) -> int | None:
+    """The hidden child modes (measure, write JSON, exit 0); ``None`` if none."""
+    if args.child_state_io:
+        issue14.child_state_io(*args.child_state_io)
+        return 0
+    if args.child16:
+        children16.child_main(args)
+        return 0
+    if args.child:  # issue 14's compare(): the rows of --only go to --json
+        args.runs = args.runs or 15
+        rows = [r for name in args.only.split(",") for r in issue14.run_group(name, args)]
+        Path(args.json).write_text(json.dumps([asdict(r) for r in rows]), encoding="utf-8")
+        return 0
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    code = child(args)
+    if code is not None:
+        return code
+    known = list(issue14.FIGURES) if args.issue14 else list(issue16.GROUPS)
+    wanted = [w for w in args.only.split(",") if w] or known
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        p.error(f"unknown figure group(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    if args.runs is not None and args.runs < (1 if args.quick else 10):
+        p.error("--runs must be at least 10 (1 with --quick)")
+    if args.rounds is not None and args.rounds < 1:
+        p.error("--rounds must be at least 1")
+    cache = Path(args.cache_dir) if args.cache_dir else repo_root() / ".benchmarks"
+    header()
+    if args.issue14:
+        args.runs = args.runs or (5 if args.quick else 15)
+        args.rounds = args.rounds or (1 if args.quick else 2)
+        rows = issue14.run_table(args, wanted, cache)
+    else:
+        rows = issue16.run_table(args, wanted, cache)
+    return summary(rows, args)
+
+
+def summary(rows: list[Row], args: argparse.Namespace) -> int:
+    """The counts line, the ``--json`` file; the exit code."""
     counts = {m: sum(r.mark == m for r in rows) for m in ("PASS", "MISS", "INFO", "SKIP",
                                                           "ERROR")}
     print("-" * 130)
