@@ -17,13 +17,13 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 try:  # Typer >= 0.22 ships its own copy of Click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older Typer on top of Click
     from click.exceptions import ClickException  # type: ignore[no-redef,import-not-found,assignment,unused-ignore]
 
+from linguo_cli.cli.lazy import LazyGroup, RulesetGroup, add_option_parameter, command_tables
 from linguo_cli.cli.options import (
     ExplainOpt,
     JsonOpt,
@@ -44,46 +44,61 @@ EXIT_CODES_HELP = (
 #: Top-level commands that are not a ruleset's (no ``--option``).
 NOT_RULESET_COMMANDS = frozenset({"golden", "verify", "adapter"})
 
-
-def _add_option_parameter(command: Any) -> None:
-    """Give ``command`` (and every command of a group) ``--option NAME=VALUE``."""
-    from linguo_cli.cli.options import option_parameter
-
-    for sub in getattr(command, "commands", {}).values():
-        _add_option_parameter(sub)
-    if not hasattr(command, "commands") and not any(
-            "--option" in getattr(p, "opts", ()) for p in command.params):
-        command.params.append(option_parameter())
+#: The modules that define the top-level commands that are not a ruleset's.
+_OWN = "linguo_cli.cli.app"
+_CONFORMANCE = "linguo_cli.cli.conformance"
 
 
-class LinguoGroup(TyperGroup):
+def _top_table() -> dict[str, str]:
+    """Every top-level command and group of ``linguo`` but the other
+    rulesets: name -> the module that registers it, in ``--help`` order
+    (Typer lists the commands, then the groups): ``resolve``, the default
+    ruleset's commands, ``verify`` and ``adapter``, the default ruleset's
+    groups, ``golden``."""
+    from linguo_cli.core import ruleset as rulesets
+
+    tables = command_tables(rulesets.default())
+    if tables is None:  # pragma: no cover - the built-in default ruleset has tables
+        raise RuntimeError("the default ruleset has no command tables")
+    commands, groups = tables
+    return {"resolve": _OWN, **commands, "verify": _CONFORMANCE, "adapter": _CONFORMANCE,
+            **groups, "golden": _CONFORMANCE}
+
+
+class LinguoGroup(LazyGroup):
     """Typer group that turns every error into one stderr line and an exit code.
 
-    At the top level it also mounts the installed rulesets other than the
-    default one, each as a group of its commands under its name (``linguo
-    NAME ...``) and, hidden, under each alias. They are built on first use
-    (:meth:`get_command`, :meth:`list_commands`), so a default-ruleset command
-    never scans the installed distributions. Every ruleset command gets the
-    shared ``--option NAME=VALUE``."""
+    Its commands are built on first use (:meth:`get_command`) from a static
+    table (:func:`_top_table`): a one-off command reads the signature of its
+    own function only and imports only its own command module; ``--help``
+    and shell completion build them all. At the top level it also mounts the
+    installed rulesets other than the default one, each as a group of its
+    commands under its name (``linguo NAME ...``) and, hidden, under each
+    alias; they are looked up only for a name that is not a default
+    command, so a default-ruleset command never scans the installed
+    distributions. Every ruleset command gets the shared ``--option
+    NAME=VALUE``."""
+
+    without_option = NOT_RULESET_COMMANDS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.name == "linguo":
             self.params.insert(0, _version_parameter())
-            for name, command in self.commands.items():
-                if name not in NOT_RULESET_COMMANDS:
-                    _add_option_parameter(command)
+
+    def table(self, ctx: Any) -> dict[str, str]:
+        return _top_table() if ctx.parent is None else {}
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
         if found is None and ctx.parent is None:
-            found = _ruleset_group(cmd_name)
+            found = _ruleset_group(cmd_name)  # built once per process (_GROUPS)
             if found is not None:
-                _add_option_parameter(found)
+                add_option_parameter(found)
         return found
 
     def list_commands(self, ctx: Any) -> list[str]:
-        names = list(super().list_commands(ctx))
+        names = super().list_commands(ctx)
         if ctx.parent is None:
             names += [n for n in _other_rulesets() if n not in names]
         return names
@@ -154,7 +169,11 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
+    callback=lambda: None,  # a group, not its one command: the commands are built lazily
 )
+
+#: The commands of :mod:`linguo_cli.cli.app` itself (``resolve``).
+commands = typer.Typer()
 
 
 def _version_parameter() -> Any:
@@ -392,7 +411,7 @@ def main() -> None:
     raise SystemExit(code)
 
 
-@app.command(epilog=examples("linguo resolve examples/check.yaml --json"),
+@commands.command(epilog=examples("linguo resolve examples/check.yaml --json"),
              short_help="Resolve a request document of any kind (YAML or JSON).")
 def resolve(
     file: Annotated[str, typer.Argument(help="Request document (YAML or JSON); - for stdin.")],
@@ -411,17 +430,6 @@ def resolve(
 
 
 
-def _mount() -> None:
-    """Mount the default ruleset's commands and the conformance commands
-    (the other rulesets are mounted lazily by :class:`LinguoGroup`)."""
-    from linguo_cli.cli import conformance
-    from linguo_cli.core import ruleset as rulesets
-
-    rulesets.default().mount(app)
-    app.registered_commands.extend(conformance.commands.registered_commands)
-    app.registered_groups.extend(conformance.commands.registered_groups)
-
-
 def _other_rulesets() -> list[str]:
     """Canonical names of the installed rulesets other than the default."""
     from linguo_cli.core import ruleset as rulesets
@@ -434,8 +442,9 @@ _GROUPS: dict[str, Any] = {}
 
 def _ruleset_group(name: str) -> Any:
     """The Click group ``linguo NAME`` of an installed non-default ruleset
-    (``name`` canonical or an alias; an alias's group is hidden), built once;
-    ``None`` when no such ruleset is installed."""
+    (``name`` canonical or an alias; an alias's group is hidden), built once,
+    its commands built on first use (:class:`RulesetGroup`); ``None`` when
+    no such ruleset is installed."""
     from linguo_cli.core import ruleset as rulesets
 
     canonical = rulesets.canonical(name)
@@ -443,15 +452,16 @@ def _ruleset_group(name: str) -> Any:
         return None
     if name not in _GROUPS:
         rs = rulesets.get(canonical)
-        sub = typer.Typer(name=name, help=f"{rs.title}\n\n" + EXIT_CODES_HELP,
+        sub = typer.Typer(cls=RulesetGroup, name=name, help=f"{rs.title}\n\n" + EXIT_CODES_HELP,
                           no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                           context_settings={"help_option_names": ["-h", "--help"]})
-        rs.mount(sub)
-        group = typer.main.get_group(sub)
+        tables = command_tables(rs)
+        if tables is None:
+            rs.mount(sub)
+        group: Any = typer.main.get_group(sub)
+        if tables is not None:
+            group.entries = {**tables[0], **tables[1]}
         group.name = name
         group.hidden = name != canonical
         _GROUPS[name] = group
     return _GROUPS[name]
-
-
-_mount()

@@ -111,11 +111,21 @@ def test_acceptance_top_level_help_shows_an_example() -> None:
     assert "Exit codes" in run.stdout
 
 
-def _commands(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+def _commands(group: Any, prefix: tuple[str, ...] = (), parent: Any = None
+              ) -> list[tuple[str, ...]]:
+    """Every command and group under ``group`` (through Click's
+    ``list_commands``/``get_command``: the commands are built on first use),
+    but the other rulesets' (tests/novence_eternal, tests/ptr2e)."""
+    from linguo_cli.core.ruleset import DEFAULT, names
+
     out: list[tuple[str, ...]] = []
-    for name, cmd in sorted(getattr(group, "commands", {}).items()):
+    if not hasattr(group, "list_commands"):
+        return out
+    ctx = typer.Context(group, info_name=prefix[-1] if prefix else "linguo", parent=parent)
+    others = set() if prefix else set(names()) - {DEFAULT}
+    for name in sorted(set(group.list_commands(ctx)) - others):
         out.append(prefix + (name,))
-        out.extend(_commands(cmd, prefix + (name,)))
+        out.extend(_commands(group.get_command(ctx, name), prefix + (name,), ctx))
     return out
 
 

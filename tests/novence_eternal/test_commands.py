@@ -162,7 +162,7 @@ def test_readme_novence_lines_run() -> None:
     assert group is not None
     names = ("attack", "modifiers", "thp", "heal", "ko-roll", "stabilize", "rest", "resurrect",
              "ultimate", "meditate", "traverse", "party-check")
-    epilogs = [group.commands[name].epilog or "" for name in names]
+    epilogs = [group.get_command(None, name).epilog or "" for name in names]
     lines += [e.split(":", 1)[1].strip() for e in epilogs]
     assert len(lines) == 22 + len(names)
     for line in lines:

@@ -347,6 +347,16 @@ def odds_rush(type_: Annotated[str, typer.Option("--type", help="The movement ty
     _run_odds(test, json_, explain)
 
 
+#: Each command -> the module whose Typer ``commands`` registers it, in the order
+#: ``linguo ptr2e --help`` lists them: ``linguo ptr2e skill`` builds ``skill`` alone
+#: (:class:`linguo_cli.cli.lazy.RulesetGroup`; tests/cli/test_lazy_commands.py
+#: keeps it in step with the commands).
+COMMANDS: dict[str, str] = dict.fromkeys(
+    ("skill", "rush", "move", "activation", "priority", "round", "initiative"), __name__)
+#: Each group of commands -> its module, listed after the commands.
+GROUPS: dict[str, str] = {"odds": __name__}
+
+
 def mount(app: Any) -> None:
     """Add the PTR 2e commands and the ``odds`` group to the Typer ``app``
     (``linguo ptr2e ...``)."""
