@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,14 @@ from typer.testing import CliRunner
 from linguo_cli.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The suite cache (linguo_cli/conformance/suite_cache.py) of a test run goes to a
+# folder of its own, never to the user's ~/.cache; set before any test module loads
+# a suite. Child processes inherit it.
+_CACHE_HOME = tempfile.mkdtemp(prefix="linguo-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+os.environ.pop("LINGUO_NO_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
 
 # Hypothesis profiles: "ci" (bounded, deterministic; tox sets it, and it is the
 # default) and "long" (the fuzz campaign, tox -e fuzz). Tests with their own

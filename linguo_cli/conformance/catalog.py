@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -104,9 +104,45 @@ def _load_catalog_list(root: Path, stem: str, key: str, catalog: Catalog
     return doc, out
 
 
+def _catalog_json(catalog: Catalog) -> dict[str, Any]:
+    """``catalog`` as JSON values, for :mod:`.suite_cache`."""
+    return {"version": catalog.version,
+            "examples": [list(astuple(e)) for e in catalog.examples.values()],
+            "rules": [list(astuple(e)) for e in catalog.rules.values()],
+            "problems": [[d.place, d.field, d.message] for d in catalog.problems]}
+
+
+def _catalog_from(data: dict[str, Any]) -> Catalog:
+    """The :class:`Catalog` that :func:`_catalog_json` wrote (raises on any other shape)."""
+    version = data["version"]
+    if version is not None and type(version) is not int:
+        raise ValueError("version")
+
+    def entries(items: list[list[str]]) -> dict[str, CatalogEntry]:
+        return {str(item[0]): CatalogEntry(*map(str, item)) for item in items}
+
+    return Catalog(version, entries(data["examples"]), entries(data["rules"]),
+                   [Diagnostic(str(p), str(f), str(m)) for p, f, m in data["problems"]])
+
+
 def load_catalog(root: Path) -> Catalog:
     """Read ``EXAMPLES`` and ``RULES`` (``.yaml`` or ``.json``) of the suite at
-    ``root``; problems are collected in ``Catalog.problems``, never raised."""
+    ``root``; problems are collected in ``Catalog.problems``, never raised.
+    The result is kept in the suite cache (:mod:`.suite_cache`, keyed by the
+    catalog files' bytes)."""
+    from linguo_cli.conformance import suite_cache
+
+    found = [p for p in (_catalog_path(root, stem) for stem in ("EXAMPLES", "RULES")) if p]
+    name = suite_cache.key(f"catalog {[p.name for p in found]}", root, found)
+    cached = suite_cache.get(name, _catalog_from)
+    if cached is not None:
+        return cached
+    catalog = _load_catalog(root)
+    suite_cache.put(name, _catalog_json(catalog))
+    return catalog
+
+
+def _load_catalog(root: Path) -> Catalog:
     catalog = Catalog()
     doc, catalog.examples = _load_catalog_list(root, "EXAMPLES", "examples", catalog)
     if doc is not None:

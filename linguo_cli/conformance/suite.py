@@ -224,18 +224,61 @@ def _line_of(doc: Any, index: int) -> int:
     return int(pos[0]) + 1 if pos else 0
 
 
+def _diags_json(diags: list[Diagnostic]) -> list[list[str]]:
+    return [[d.place, d.field, d.message] for d in diags]
+
+
+def _diags_from(items: list[list[str]]) -> list[Diagnostic]:
+    return [Diagnostic(str(place), str(fld), str(message)) for place, fld, message in items]
+
+
+def _suite_json(suite: Suite) -> dict[str, Any]:
+    """``suite`` (but its root) as JSON values, for :mod:`.suite_cache`."""
+    return {"files": suite.files,
+            "cases": [[c.file, c.id, c.description, list(c.examples), list(c.rules), c.request,
+                       c.expect, c.expect_error, c.line] for c in suite.cases],
+            "problems": _diags_json(suite.problems),
+            "broken_files": {k: _diags_json(v) for k, v in suite.broken_files.items()}}
+
+
+def _suite_from(root: Path, data: dict[str, Any]) -> Suite:
+    """The :class:`Suite` that :func:`_suite_json` wrote (raises on any other shape)."""
+    cases = [Case(str(f), str(i), str(d), tuple(map(str, ex)), tuple(map(str, rules)), dict(req),
+                  exp, err, int(line))
+             for f, i, d, ex, rules, req, exp, err, line in data["cases"]]
+    return Suite(root, [str(f) for f in data["files"]], cases, _diags_from(data["problems"]),
+                 {str(k): _diags_from(v) for k, v in data["broken_files"].items()})
+
+
 def load_suite(root: Path, *, strict: bool = False) -> Suite:
     """Load every case file below ``root`` without stopping at the first
     problem. A file with any problem contributes no case and is listed in
     ``broken_files`` (with its diagnostics, also in ``problems``). ``strict``
     adds the JSON-compatibility scan of :func:`json_compat_problems` (a
-    second YAML parse; ``linguo golden check`` uses it, running cases does not)."""
+    second YAML parse; ``linguo golden check`` uses it, running cases does not).
+
+    The result is kept in the suite cache (:mod:`.suite_cache`, keyed by every
+    byte of the case files): loading an unchanged suite again reads it from there."""
+    from linguo_cli.conformance import suite_cache
+
+    require_suite(root)
+    files = case_files(root)
+    name = suite_cache.key(f"suite strict={strict}", root, files)
+    cached = suite_cache.get(name, lambda data: _suite_from(root, data))
+    if cached is not None:
+        return cached
+    suite = _load_suite(root, files, strict)
+    suite_cache.put(name, _suite_json(suite))
+    return suite
+
+
+def _load_suite(root: Path, files: list[Path], strict: bool) -> Suite:
     from linguo_cli.io.document import to_plain
     from linguo_cli.io.read import parse, read_text
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
-    suite = Suite(require_suite(root))
-    for path in case_files(root):
+    suite = Suite(root)
+    for path in files:
         rel = path.relative_to(root).as_posix()
         suite.files.append(rel)
         diags: list[Diagnostic] = []

@@ -49,14 +49,26 @@ class SchemaSet:
     instance of a known kind with that kind's schema directly: exactly what
     the dispatch applies (the same errors), without testing every other
     kind's ``if`` (about 3x faster per request).
+
+    ``accelerate`` (default on): when jsonschema-rs is installed
+    (``pip install 'linguo[fast]'``), a document is first checked with it
+    (:mod:`linguo_cli.io.schema_fast`, for the schemas and values on which it
+    agrees with jsonschema); only a document it does not find valid is
+    checked by jsonschema, whose errors are reported: the same errors either
+    way, found about 20x faster for a valid document.
     """
 
     def __init__(self, folder: Traversable, *,
-                 checks: Callable[[Document, str], None] | None = None) -> None:
+                 checks: Callable[[Document, str], None] | None = None,
+                 accelerate: bool = True) -> None:
         self.folder = folder
         self.checks = checks
+        self.accelerate = accelerate
         self._schemas: dict[str, dict[str, Any]] = {}
         self._validators: dict[str, Any] = {}
+        self._fast: dict[str, Any] = {}
+        self._fast_resources: list[tuple[str, Any]] | None = None
+        self._agreed: set[str] | None = None
         self._kinds: dict[str, dict[str, str]] = {}
         self._registry: Any = None
         self._ids: dict[str, str] | None = None
@@ -98,6 +110,47 @@ class SchemaSet:
                 self.schema(name), registry=self.registry())
         return found
 
+    def fast_validator(self, name: str) -> Any:
+        """The accelerator's compiled validator of schema ``name`` (see
+        :mod:`linguo_cli.io.schema_fast`), or ``None``: ``accelerate`` off,
+        jsonschema-rs not installed, or a schema on which it might not
+        agree with jsonschema."""
+        if not self.accelerate:
+            return None
+        try:
+            return self._fast[name]
+        except KeyError:
+            pass
+        from linguo_cli.io import schema_fast
+
+        found = None
+        if schema_fast.module() is not None:
+            if self._agreed is None or self._fast_resources is None:
+                every = {n: self.schema(n) for n in self.names()}
+                self._agreed = schema_fast.agreed_names(every)
+                self._fast_resources = [(every[n]["$id"], every[n]) for n in sorted(self._agreed)
+                                        if "$id" in every[n]]  # they refer to no other
+            if name in self._agreed:
+                found = schema_fast.compile_validator(self.schema(name), self._fast_resources)
+        self._fast[name] = found
+        return found
+
+    def is_valid(self, name: str, instance: Any) -> bool:
+        """Does ``instance`` pass schema ``name`` (after :meth:`dispatch`)?
+        The accelerator's answer when it finds it valid, else jsonschema's."""
+        used = self.dispatch(name, instance)
+        if self._fast_accepts(used, instance):
+            return True
+        return bool(self.validator(used).is_valid(instance))
+
+    def _fast_accepts(self, name: str, instance: Any) -> bool:
+        fast = self.fast_validator(name)
+        if fast is None:
+            return False
+        from linguo_cli.io import schema_fast
+
+        return schema_fast.plain_json(instance) and schema_fast.accepts(fast, instance)
+
     def kind_schemas(self, name: str) -> dict[str, str]:
         """``kind -> schema name`` for every branch of schema ``name`` of the
         form ``if kind == K then $ref ID`` (``K`` a kind its ``kind`` enum
@@ -138,11 +191,14 @@ class SchemaSet:
         and a suggestion for unknown keys and enum values. At most
         :data:`~linguo_cli.core.errors.MAX_DIAGNOSTICS` are returned; a last
         one counts the rest."""
-        base = list(base or [])
         target = doc.data if instance is None else instance
+        used = self.dispatch(name, target)
+        if self._fast_accepts(used, target):
+            return []
+        base = list(base or [])
         diags: list[tuple[Pos, Diagnostic]] = []
         more = False
-        for n, err in enumerate(self.validator(self.dispatch(name, target)).iter_errors(target)):
+        for n, err in enumerate(self.validator(used).iter_errors(target)):
             if n >= _MAX_COLLECTED:
                 more = True
                 break

@@ -92,7 +92,10 @@ def test_io_imports_only_the_core_and_no_jsonschema_until_validation() -> None:
         "assert 'jsonschema' not in sys.modules and 'referencing' not in sys.modules\n"
         "state.SCHEMAS.validate(state.Document('r', {'kind': 'dice', 'expression': 'd6'}),"
         " 'request')\n"
-        "assert 'jsonschema' in sys.modules\n"
+        # a valid request: checked by the accelerator when installed (jsonschema not needed)
+        "assert ('jsonschema_rs' in sys.modules) != ('jsonschema' in sys.modules)\n"
+        "assert state.SCHEMAS.errors(state.Document('r', {'kind': 'dice'}), 'request')\n"
+        "assert 'jsonschema' in sys.modules\n"  # an invalid one: jsonschema's errors
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
