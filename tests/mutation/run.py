@@ -105,6 +105,8 @@ MODULES: dict[str, str] = {
     "model": "linguo_cli/rulesets/linguomancy/model.py",
 }
 
+_L = "tests/linguomancy/"
+
 #: Tests per module when coverage contexts are not available (or a line is
 #: executed by no test): test files or node ids.
 TEST_MAP: dict[str, list[str]] = {
@@ -165,6 +167,21 @@ TEST_MAP: dict[str, list[str]] = {
     "dice_sources": ["tests/core/test_dice.py", "tests/core/test_mutants_dice.py"],
     "core_turns": ["tests/core/test_turns.py", "tests/linguomancy/test_turn.py"],
     "options": ["tests/core/test_options.py", "tests/linguomancy/test_options.py"],
+    "amount_rules": [f"{_L}test_odds.py", f"{_L}test_damage.py", f"{_L}test_flux.py"],
+    "amounts": [f"{_L}test_odds.py", f"{_L}test_damage.py", f"{_L}test_flux.py"],
+    "hp": [f"{_L}test_damage.py", f"{_L}test_rest.py", f"{_L}test_model.py",
+           f"{_L}test_mutants_branches.py"],
+    "dying": [f"{_L}test_rev2_death.py", f"{_L}test_damage.py", f"{_L}test_mutants_branches.py"],
+    "cast_plan": [f"{_L}test_flux.py", f"{_L}test_rev2_cast.py", f"{_L}test_mutants_branches.py"],
+    "overclock": [f"{_L}test_flux.py", f"{_L}test_rev2_death.py", f"{_L}test_mutants_branches.py"],
+    "turn_engine": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_steps": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_actions": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_rules": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "rest": [f"{_L}test_rest.py", f"{_L}test_rest_cli.py"],
+    "abilities": [f"{_L}test_model.py", f"{_L}test_rev2_cast.py", f"{_L}test_turn.py"],
+    "requests": [f"{_L}test_requests.py", f"{_L}test_cli_options_valid.py"],
+    "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
 }
 
 #: Folders and files copied to the scratch repository for the runs.
