@@ -30,8 +30,10 @@ How it works:
    ``coverage`` package, for a line executed only at import time, and
    again for a mutant that survives the tests of its line (a result cached
    by ``functools.cache`` is attributed to the first test that computed it),
-   the module's entry of :data:`TEST_MAP` is used. A line no test executes
-   is reported as ``uncovered`` and counts as surviving.
+   the module's entry of :data:`TEST_MAP` is used (with its own baseline
+   time for the timeout). A line the coverage run does not execute is tried
+   against the :data:`TEST_MAP` tests; if they pass it is reported as
+   ``uncovered`` and counts as surviving.
 3. **Run.** The repository is copied once to a temporary folder; for each
    mutant the module's file there is replaced by the mutated source and
    ``python -m pytest -x`` runs the selected tests in that copy (the copy's
@@ -103,6 +105,8 @@ MODULES: dict[str, str] = {
     "model": "linguo_cli/rulesets/linguomancy/model.py",
 }
 
+_L = "tests/linguomancy/"
+
 #: Tests per module when coverage contexts are not available (or a line is
 #: executed by no test): test files or node ids.
 TEST_MAP: dict[str, list[str]] = {
@@ -160,6 +164,24 @@ TEST_MAP: dict[str, list[str]] = {
         "tests/linguomancy/test_mutants_limits.py",
         "tests/conformance/test_golden.py",
     ],
+    "dice_sources": ["tests/core/test_dice.py", "tests/core/test_mutants_dice.py"],
+    "core_turns": ["tests/core/test_turns.py", "tests/linguomancy/test_turn.py"],
+    "options": ["tests/core/test_options.py", "tests/linguomancy/test_options.py"],
+    "amount_rules": [f"{_L}test_odds.py", f"{_L}test_damage.py", f"{_L}test_flux.py"],
+    "amounts": [f"{_L}test_odds.py", f"{_L}test_damage.py", f"{_L}test_flux.py"],
+    "hp": [f"{_L}test_damage.py", f"{_L}test_rest.py", f"{_L}test_model.py",
+           f"{_L}test_mutants_branches.py"],
+    "dying": [f"{_L}test_rev2_death.py", f"{_L}test_damage.py", f"{_L}test_mutants_branches.py"],
+    "cast_plan": [f"{_L}test_flux.py", f"{_L}test_rev2_cast.py", f"{_L}test_mutants_branches.py"],
+    "overclock": [f"{_L}test_flux.py", f"{_L}test_rev2_death.py", f"{_L}test_mutants_branches.py"],
+    "turn_engine": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_steps": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_actions": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "turn_rules": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
+    "rest": [f"{_L}test_rest.py", f"{_L}test_rest_cli.py"],
+    "abilities": [f"{_L}test_model.py", f"{_L}test_rev2_cast.py", f"{_L}test_turn.py"],
+    "requests": [f"{_L}test_requests.py", f"{_L}test_cli_options_valid.py"],
+    "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
 }
 
 #: Folders and files copied to the scratch repository for the runs.
@@ -462,6 +484,14 @@ def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]
     for node in failing:
         print(f"{module}: baseline failure deselected: {node}", flush=True)
     timeout = args.timeout or 10 * base + 30
+    # The module's TEST_MAP files are run too (a cached line's other tests, a
+    # line the coverage run did not execute): their own baseline and timeout.
+    fb_timeout, fb_failing = timeout, failing
+    if cover is not None and sorted(fallback) != selected:
+        ok, _, fb_base, fb_failing = _pytest(scratch, fallback, 3600, [], baseline=True)
+        if not ok and not fb_failing:
+            raise SystemExit(f"{module}: the TEST_MAP baseline fails without naming a test")
+        fb_timeout = args.timeout or 10 * fb_base + 30
     print(f"{module}: {len(mutants)} mutants (baseline {base:.1f} s for "
           f"{len(selected)} tests)", flush=True)
     try:
@@ -474,8 +504,17 @@ def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]
             if cover is None:
                 tests = fallback
             elif m.line not in line_tests:
-                report.survived += 1
-                report.outcomes.append(Outcome(m.id, "uncovered", 0.0, shown))
+                # No test of the coverage run executes the line: the module's
+                # TEST_MAP files still get their chance (coverage may have
+                # been collected over part of the suite, --coverage-tests).
+                target.write_text(mutated_source(source, m), encoding="utf-8")
+                passed, timed_out, secs, _ = _pytest(scratch, fallback, fb_timeout, fb_failing)
+                status = "timeout" if timed_out else ("uncovered" if passed else "killed")
+                report.survived += passed
+                report.killed += not passed
+                report.outcomes.append(Outcome(m.id, status, secs, shown))
+                if args.verbose:
+                    print(f"  {m.id:<32} {status:<9} {secs:6.1f} s  {shown[:60]}", flush=True)
                 continue
             else:  # executed only at import time (no test context): the map
                 tests = _cheap_first(line_tests[m.line]) or fallback
@@ -484,7 +523,7 @@ def run_module(module: str, scratch: Path, cover: dict[str, dict[int, list[str]]
             if passed and tests != fallback:
                 # A line run once and cached (functools.cache) shows only the
                 # first test that ran it: try the module's tests too.
-                passed, timed_out, more, _ = _pytest(scratch, fallback, timeout, failing)
+                passed, timed_out, more, _ = _pytest(scratch, fallback, fb_timeout, fb_failing)
                 secs += more
             status = "timeout" if timed_out else ("survived" if passed else "killed")
             if passed:
