@@ -207,7 +207,12 @@ def _documented() -> list[tuple[list[str], int]]:
 
     lines = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
              if line.startswith("linguo rest ")]
-    epilog = get_command(app).commands["rest"].epilog or ""  # type: ignore[attr-defined]
+    import click
+
+    group = get_command(app)
+    # The top-level group builds a command only when asked for it (cli/lazy.py).
+    rest = group.get_command(click.Context(group), "rest")  # type: ignore[attr-defined]
+    epilog = rest.epilog or ""
     lines += help_examples(epilog)
     out = []
     for line in lines:

@@ -169,10 +169,16 @@ def _documented_examples() -> list[list[str]]:
 
     lines = [line.split("#")[0] for line in (ROOT / "README.md").read_text(
         encoding="utf-8").splitlines() if line.startswith(("linguo odds ", "linguo ticks "))]
+    import click
+
     group = get_command(app)
-    epilogs = [group.commands["ticks"].epilog or ""]  # type: ignore[attr-defined]
-    odds_group = group.commands["odds"]  # type: ignore[attr-defined]
-    epilogs += [c.epilog or "" for c in odds_group.commands.values()]
+    # The groups build a command only when asked for it (cli/lazy.py).
+    ctx = click.Context(group)
+    epilogs = [group.get_command(ctx, "ticks").epilog or ""]  # type: ignore[attr-defined]
+    odds_group = group.get_command(ctx, "odds")  # type: ignore[attr-defined]
+    odds_ctx = click.Context(odds_group, parent=ctx)
+    epilogs += [odds_group.get_command(odds_ctx, name).epilog or ""
+                for name in odds_group.list_commands(odds_ctx)]
     for epilog in epilogs:
         lines += [line.split("#")[0] for line in help_examples(epilog)]
     return [shlex.split(line)[1:] for line in lines]
