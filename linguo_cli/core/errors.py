@@ -98,12 +98,15 @@ class InputError(LinguoError):
 class RulesError(LinguoError):
     """A request the rules forbid (exit 4), with the rule ID that forbids it.
 
-    ``details`` holds the numbers involved (e.g. ``{"needed": 7.5, "left": 6}``)
-    and ``step`` the index of the offending turn step, when there is one.
+    ``details`` holds the numbers involved (e.g. ``{"needed": 7.5, "left": 6}``),
+    ``step`` the index of the offending turn step, when there is one, and
+    ``place`` where it stands in words (``turn 1, step 2``; the error
+    object's ``place``), when the turn player placed it (else ``None``).
     """
 
     code = 4
     kind = "rules_violation"
+    place: str | None = None
 
     def __init__(
         self,

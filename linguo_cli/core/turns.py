@@ -90,25 +90,31 @@ def illegal(rule: str, message: str, place: Place, style: PlaceStyle = TURN_STEP
             **details: Any) -> RulesError:
     """A :class:`RulesError` (exit 4) citing ``rule``, its message after the
     place (``turn T, step S: message``), its details the place's followed by
-    ``details``; ``step`` is set to the place's step (marks it placed)."""
+    ``details``; ``step`` is set to the place's step (marks it placed) and
+    ``place`` to the place's text (the error object's ``place``)."""
     info = style.details(place)
     info.update(details)
-    exc = RulesError(rule, f"{style.text(place)}: {message}", info)
+    where = style.text(place)
+    exc = RulesError(rule, f"{where}: {message}", info)
     exc.step = place.step
+    exc.place = where
     return exc
 
 
 def place_rules_error(exc: RulesError, place: Place, style: PlaceStyle = TURN_STEP
                       ) -> RulesError:
     """``exc`` placed at ``place`` (a new error, same rule; details: the
-    place's first, then the error's own); an error already placed (its
-    ``step`` set) is returned as it is."""
+    place's first, then the error's own; ``place`` the place's text, the
+    error object's ``place``); an error already placed (its ``step`` set)
+    is returned as it is."""
     if exc.step is not None:
         return exc
     message = exc.message.removesuffix(f" [rule {exc.rule}]")
-    out = RulesError(exc.rule, f"{style.text(place)}: {message}",
+    where = style.text(place)
+    out = RulesError(exc.rule, f"{where}: {message}",
                      {**style.details(place), **exc.details})
     out.step = place.step
+    out.place = where
     return out
 
 

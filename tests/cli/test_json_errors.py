@@ -41,6 +41,26 @@ def test_rules_violation_exit_4_names_its_rule() -> None:
     assert "Fire" in error["message"]
 
 
+def test_illegal_turn_step_exit_4_gives_turn_and_step_as_place(tmp_path: Path) -> None:
+    # P2: difficult terrain costs double; 40 m is far more than Ayla's 12 m.
+    turns = tmp_path / "turns.yaml"
+    turns.write_text("turns:\n"
+                     "  - entity: ayla\n"
+                     "    steps:\n"
+                     "      - {kind: end_turn}\n"
+                     "  - entity: ogre\n"
+                     "    steps:\n"
+                     "      - {kind: move, metres: 1}\n"
+                     "      - {kind: move, metres: 40, terrain: difficult}\n",
+                     encoding="utf-8")
+    state = ROOT / "examples" / "encounter" / "state.yaml"
+    run = run_cli("turn", str(state), str(turns), "--check", "--json")
+    assert run.exit_code == 4
+    error = _error(run)
+    assert (error["code"], error["rule"], error["place"]) == (None, "P2", "turn 2, step 2")
+    assert error["message"].startswith("turn 2, step 2: ")
+
+
 def test_invalid_input_exit_3_gives_its_place(tmp_path: Path) -> None:
     doc = tmp_path / "req.yaml"
     doc.write_text('kind: check\ndc: "15"\n', encoding="utf-8")
