@@ -136,6 +136,7 @@ TEST_MAP: dict[str, list[str]] = {
         "tests/linguomancy/test_flux.py",
         "tests/linguomancy/test_cast_cli.py",
         "tests/linguomancy/test_mutants_branches.py",
+        "tests/linguomancy/test_mutants_casting.py",
         "tests/conformance/test_golden.py",
     ],
     "conditions": [
@@ -172,8 +173,10 @@ TEST_MAP: dict[str, list[str]] = {
     "hp": [f"{_L}test_damage.py", f"{_L}test_rest.py", f"{_L}test_model.py",
            f"{_L}test_mutants_branches.py"],
     "dying": [f"{_L}test_rev2_death.py", f"{_L}test_damage.py", f"{_L}test_mutants_branches.py"],
-    "cast_plan": [f"{_L}test_flux.py", f"{_L}test_rev2_cast.py", f"{_L}test_mutants_branches.py"],
-    "overclock": [f"{_L}test_flux.py", f"{_L}test_rev2_death.py", f"{_L}test_mutants_branches.py"],
+    "cast_plan": [f"{_L}test_flux.py", f"{_L}test_rev2_cast.py", f"{_L}test_mutants_branches.py",
+                  f"{_L}test_mutants_casting.py"],
+    "overclock": [f"{_L}test_flux.py", f"{_L}test_rev2_death.py", f"{_L}test_mutants_branches.py",
+                  f"{_L}test_mutants_casting.py"],
     "turn_engine": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py",
                    f"{_L}test_mutants_turn.py"],
     "turn_steps": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py",
@@ -184,7 +187,8 @@ TEST_MAP: dict[str, list[str]] = {
                   f"{_L}test_mutants_turn.py"],
     "rest": [f"{_L}test_rest.py", f"{_L}test_rest_cli.py"],
     "abilities": [f"{_L}test_model.py", f"{_L}test_rev2_cast.py", f"{_L}test_turn.py"],
-    "requests": [f"{_L}test_requests.py", f"{_L}test_cli_options_valid.py"],
+    "requests": [f"{_L}test_requests.py", f"{_L}test_cli_options_valid.py",
+                 f"{_L}test_mutants_casting.py"],
     "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
 }
 
