@@ -414,3 +414,228 @@ def test_check_only_overclocked_cast_applies_its_consequence() -> None:
     assert step["events"] == ["casts", "becomes_drained"]
     assert step["remaining"]["flux"] == 0
     assert "turn 1 (ayla), step 1: Hurl - Fire: effect not resolved (check only)" in texts(r)
+
+
+# ---------------------------------------------------------------------------
+# The turn engine (turn_engine): O1, P1, P4-P6, F1, F2, C1, C2, H6
+
+
+def rule_lines(result: dict[str, Any], rule: str) -> list[str]:
+    return [s["text"] for s in result["explanation"] if s["rule"] == rule]
+
+
+def test_where_each_turn_falls_in_the_rounds_is_explained() -> None:
+    # O1 rev. 2: ayla starts round 1 (the first), grunt continues it, ayla
+    # again starts round 2; from a state in round 3 where nobody has acted,
+    # grunt's turn starts round 3 with no reason given.
+    r = play([ent(), foe()], [{"entity": "ayla", "steps": []},
+                              {"entity": "grunt", "steps": []},
+                              {"entity": "ayla", "steps": []}])
+    assert [t for t in rule_lines(r, "O1") if "round" in t] == [
+        "turn 1 (ayla): round 1 starts with ayla's turn (the first round)",
+        "turn 2 (grunt): round 1 continues: grunt has not acted in it yet (acted: ayla)",
+        "turn 3 (ayla): round 2 starts with ayla's turn (ayla already acted in round 1)"]
+    r = play([ent(), foe()], [{"entity": "grunt", "steps": []}],
+             state_fields={"round": 3, "acted_this_round": []})
+    assert rule_lines(r, "O1")[0] == "turn 1 (grunt): round 3 starts with grunt's turn"
+
+
+def test_end_turn_not_last_names_its_own_step() -> None:
+    with pytest.raises(InputError) as info:
+        play([ent()], [{"entity": "ayla", "steps": [{"kind": "move", "metres": 1},
+                                                    {"kind": "end_turn"},
+                                                    {"kind": "move", "metres": 1}]}])
+    assert [d.field for d in info.value.diagnostics] == ["turns[0].steps[1]"]
+
+
+def test_an_unknown_target_names_the_known_entities() -> None:
+    with pytest.raises(InputError) as info:
+        play([ent()], [{"entity": "ayla", "steps": [{"kind": "attack", "target": "nobody"}]}])
+    d = info.value.diagnostics[0]
+    assert d.field == "turns[0].steps[0].target"
+    assert "no entity with id 'nobody' in the state (known: ayla)" in d.message
+
+
+def test_a_dead_entity_takes_no_turn_and_no_step() -> None:
+    # O1: a dead entity's turn is none; any step it is given is refused (C2).
+    dead = ent(hp=0, dead=True, death={"cause": "zero_hp"})
+    r = play([dead], [{"entity": "ayla", "steps": []}])
+    assert r["turns"][0]["start"]["events"] == ["dead"]
+    assert "turn 1 (ayla), start: ayla is dead: no turn" in texts(r)
+    err = illegal([dead], [{"entity": "ayla", "steps": [{"kind": "move", "metres": 1}]}])
+    assert (err.rule, err.details) == ("C2", {"turn": 1, "step": 1, "entity": "ayla"})
+    assert "ayla is dead and cannot move" in err.message
+
+
+def test_start_of_turn_reaction_and_flux_events() -> None:
+    # P4: a reaction spent before the turn comes back ("reaction_back");
+    # F2: Flux 5 + 1 = 6 (max 10) gives "flux_regenerates:+1"; at its
+    # maximum 10 + 1 = 11 is capped at 10: no event.
+    r = play([ent(reaction_available=False, flux=5)], [{"entity": "ayla", "steps": []}])
+    assert r["turns"][0]["start"]["events"] == ["reaction_back", "flux_regenerates:+1"]
+    assert "turn 1 (ayla), start: Flux 5 +1 = 6 (max 10)" in texts(r)
+    r = play([ent()], [{"entity": "ayla", "steps": []}])
+    assert r["turns"][0]["start"]["events"] == []
+    assert "turn 1 (ayla), start: Flux 10 +1 = 11, capped at its maximum 10" in texts(r)
+
+
+def test_flux_regeneration_reaching_exactly_the_maximum_is_not_capped() -> None:
+    # F2: 9 + 1 = 10 = max: no cap to mention.
+    r = play([ent(flux=9)], [{"entity": "ayla", "steps": []}])
+    assert "turn 1 (ayla), start: Flux 9 +1 = 10 (max 10)" in texts(r)
+
+
+def test_flux_regeneration_changed_by_a_condition() -> None:
+    # C2/F2: a table's Drained gives Flux regeneration -1: 1 - 1 = 0, so
+    # Flux 0 + 0 = 0 (max 10), no event; -2 gives 0 - 1 = -1, floored at 0 (F1).
+    held = [{"name": "Drained", "source": "x", "remaining_turns": 1}]
+    r = play([ent(flux=0, conditions=held)], [{"entity": "ayla", "steps": []}],
+             conditions=[{"name": "Drained", "effects": {"flux_regen_change": -1}}])
+    assert "turn 1 (ayla), start: ayla: Flux regeneration 1 -1 from Drained = 0" in texts(r)
+    assert "turn 1 (ayla), start: Flux 0 +0 = 0 (max 10)" in texts(r)
+    assert rule_lines(r, "F1") == []
+    assert r["turns"][0]["start"]["remaining"]["flux"] == 0
+    assert r["turns"][0]["start"]["events"] == []
+    r = play([ent(flux=0, conditions=held)], [{"entity": "ayla", "steps": []}],
+             conditions=[{"name": "Drained", "effects": {"flux_regen_change": -2}}])
+    assert "turn 1 (ayla), start: Flux 0 -1 = -1" in texts(r)
+    assert rule_lines(r, "F1") == [
+        "turn 1 (ayla), start: Flux never goes below 0: 0 -1 = -1, floored at 0"]
+    assert r["turns"][0]["start"]["remaining"]["flux"] == 0
+    r = play([ent(flux=4, conditions=held)], [{"entity": "ayla", "steps": []}],
+             conditions=[{"name": "Drained", "effects": {"flux_regen_change": 2}}])
+    assert r["turns"][0]["start"]["remaining"]["flux"] == 7  # 4 + (1 + 2)
+
+
+def test_conditions_without_effect_are_said_at_the_start_of_turn() -> None:
+    # C2: Drained has no enforced effect in the default catalog.
+    r = play([ent(conditions=[{"name": "Drained", "source": "x", "remaining_turns": 1}])],
+             [{"entity": "ayla", "steps": []}])
+    assert rule_lines(r, "C2") == [
+        "turn 1 (ayla), start: ayla: Drained has no enforced effect (the condition catalog "
+        "(default) lists none): it is tracked with its source and duration only"]
+
+
+def test_the_third_death_save_failure_ends_the_turn_before_it_starts() -> None:
+    # H6: Dying with 2 failures rolls 5 (< 10): a third failure, dead; the
+    # turn it was starting is not taken: 0 AP and 0 m left.
+    dying = ent("cole", hp=0, conditions=[{"name": "Dying", "source": "dying"},
+                                          {"name": "Unconscious", "source": "dying"}],
+                death_saves={"failures": 2})
+    r = play([dying], [{"entity": "cole", "steps": []}], rolls=[5])
+    start = r["turns"][0]["start"]["remaining"]
+    assert (start["action_points"], start["movement"]) == (0, 0)
+    assert by_id(r, "cole")["dead"] is True
+
+
+def test_a_stable_entity_rolls_no_death_save_and_others_are_not_told_so() -> None:
+    stable = ent("cole", hp=0, conditions=[{"name": "Stable", "source": "dying"},
+                                           {"name": "Unconscious", "source": "dying"}])
+    r = play([stable, ent()], [{"entity": "cole", "steps": []},
+                               {"entity": "ayla", "steps": []}], rolls=[])
+    assert rule_lines(r, "H6") == ["turn 1 (cole), start: cole is Stable: no death saving throw"]
+
+
+def test_check_only_skips_the_death_save() -> None:
+    dying = ent("cole", hp=0, conditions=[{"name": "Dying", "source": "dying"},
+                                          {"name": "Unconscious", "source": "dying"}])
+    r = play([dying], [{"entity": "cole", "steps": []}], check=True)
+    assert r["turns"][0]["start"]["death_save"] == {"skipped": True}
+    assert "turn 1 (cole), start: cole is Dying: death save not rolled (check only)" in texts(r)
+
+
+def test_action_point_change_never_goes_below_zero() -> None:
+    # C2/P1: a table's Drained gives -4 AP: 3 - 4 is floored at 0.
+    held = [{"name": "Drained", "source": "x", "remaining_turns": 1}]
+    r = play([ent(conditions=held)], [{"entity": "ayla", "steps": []}],
+             conditions=[{"name": "Drained", "effects": {"ap_change": -4}}])
+    assert r["turns"][0]["start"]["remaining"]["action_points"] == 0
+    assert "turn 1 (ayla), start: ayla: action points 3 -4 from Drained = 0" in texts(r)
+
+
+def test_no_actions_and_the_movement_cap_are_said_at_the_start() -> None:
+    # C2: Stunned (default): no actions this turn, 0 m. A table's Hasted
+    # doubling 90,000 m gives 180,000 m, capped at 100,000 m.
+    r = play([ent(conditions=[{"name": "Stunned", "source": "x", "remaining_turns": 1}])],
+             [{"entity": "ayla", "steps": []}])
+    assert rule_lines(r, "C2") == [
+        "turn 1 (ayla), start: ayla cannot move (Stunned): 0 m",
+        "turn 1 (ayla), start: ayla can take no actions this turn (Stunned)"]
+    catalog = [{"name": "Hasted", "effects": {"movement_factor": "2"}}]
+    hasted = [{"name": "Hasted", "source": "table"}]
+    r = play([ent(conditions=hasted, movement_max=90_000)], [{"entity": "ayla", "steps": []}],
+             conditions=catalog)
+    assert rule_lines(r, "C2") == [
+        "turn 1 (ayla), start: ayla: movement x 2 from Hasted = 100000 m (the most a state holds)"]
+    r = play([ent(conditions=hasted)], [{"entity": "ayla", "steps": []}], conditions=catalog)
+    assert rule_lines(r, "C2") == ["turn 1 (ayla), start: ayla: movement x 2 from Hasted = 30 m"]
+
+
+def test_maintained_idioms_paid_oldest_first_until_hands_run_out() -> None:
+    # P6: 2 Hand points; Ward costs 1 (1 left), Glow costs 2 (> 1): Glow stops.
+    # With Ward alone costing 2 of 2: paid exactly, kept.
+    r = play([ent(maintained=[{"idiom": "Ward", "hand_cost": 1},
+                              {"idiom": "Glow", "hand_cost": 2}])],
+             [{"entity": "ayla", "steps": []}])
+    assert [m["idiom"] for m in by_id(r, "ayla")["maintained"]] == ["Ward"]
+    assert r["turns"][0]["start"]["events"] == ["stops_maintaining:Glow"]
+    r = play([ent(maintained=[{"idiom": "Ward", "hand_cost": 2}])],
+             [{"entity": "ayla", "steps": []}])
+    assert [m["idiom"] for m in by_id(r, "ayla")["maintained"]] == ["Ward"]
+    assert r["turns"][0]["start"]["remaining"]["hands_free"] == 0
+
+
+@pytest.mark.parametrize("source", ["Shape - Fire", "ayla:Shape - Fire", "idiom:shape - fire"])
+def test_stopping_an_idiom_ends_the_conditions_it_gave(source: str) -> None:
+    # P6: the conditions whose source names the idiom end at once, on every
+    # entity; others stay.
+    grunt = foe(conditions=[{"name": "Burning", "source": source},
+                            {"name": "Prone", "source": "shove"}])
+    r = play([ent(maintained=[{"idiom": "Shape - Fire"}]), grunt],
+             [{"entity": "ayla", "steps": [{"kind": "stop_maintaining",
+                                            "idiom": "Shape - Fire"}]}])
+    assert [c["name"] for c in by_id(r, "grunt")["conditions"]] == ["Prone"]
+    assert r["entities"]["grunt"]["events"] == ["condition_ends:Burning"]
+    assert rule_lines(r, "P6")[-1] == ("turn 1 (ayla), step 1: Shape - Fire ends: grunt loses "
+                                       "Burning")
+    assert not any("ayla loses" in t for t in rule_lines(r, "P6"))
+
+
+def test_durations_ending_at_the_end_of_turn_are_named() -> None:
+    r = play([ent(conditions=[{"name": "Drained", "source": "x", "remaining_turns": 1}])],
+             [{"entity": "ayla", "steps": []}])
+    assert rule_lines(r, "C1") == ["turn 1 (ayla), end: end of ayla's turn: durations tick; "
+                                   "Drained end(s)"]
+    r = play([ent()], [{"entity": "ayla", "steps": []}])
+    assert rule_lines(r, "C1") == ["turn 1 (ayla), end: end of ayla's turn: durations tick"]
+
+
+@pytest.mark.parametrize("points", [0, 3])
+def test_a_step_may_cost_zero_to_three_action_points(points: int) -> None:
+    # P1 rev. 2: 0 to 3 AP per action.
+    r = play([ent()], [{"entity": "ayla", "steps": [
+        {"kind": "hold", "item": "rope", "action_points": points}]}])
+    assert r["turns"][0]["steps"][0]["remaining"]["action_points"] == 3 - points
+
+
+def test_moving_while_a_condition_forbids_it() -> None:
+    catalog = [{"name": "Rooted", "effects": {"no_movement": True}}]
+    err = illegal([ent(conditions=[{"name": "Rooted"}])],
+                  [{"entity": "ayla", "steps": [{"kind": "move", "metres": 1}]}],
+                  conditions=catalog)
+    assert err.rule == "C2" and err.details["conditions"] == ["Rooted"]
+    assert "ayla cannot move while Rooted [rule C2]" in err.message
+
+
+def test_spending_points_and_hands_is_explained() -> None:
+    # P1: help (standard) 2 of 3 AP, 1 left; P5: no Hand point line without
+    # hands; both Hand points spent exactly (2 of 2).
+    r = play([ent()], [{"entity": "ayla", "steps": [{"kind": "action", "name": "help"}]}])
+    assert rule_lines(r, "P1")[1] == ("turn 1 (ayla), step 1: help (standard action): 2 action "
+                                      "point(s), 1 left")
+    assert not any(t.startswith("turn 1 (ayla), step 1") for t in rule_lines(r, "P5"))
+    r = play([ent()], [{"entity": "ayla", "steps": [
+        {"kind": "action", "name": "help", "hands": 2}]}])
+    assert r["turns"][0]["steps"][0]["remaining"]["hands_free"] == 0
+    assert "turn 1 (ayla), step 1: help: 2 Hand point(s) until the next turn, 0 free" \
+        in rule_lines(r, "P5")
