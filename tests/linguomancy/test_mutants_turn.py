@@ -639,3 +639,15 @@ def test_spending_points_and_hands_is_explained() -> None:
     assert r["turns"][0]["steps"][0]["remaining"]["hands_free"] == 0
     assert "turn 1 (ayla), step 1: help: 2 Hand point(s) until the next turn, 0 free" \
         in rule_lines(r, "P5")
+
+
+def test_exhaustion_effects_need_a_tier() -> None:
+    # C2/F5: with no tier the table's Exhaustion effects do not apply: talking
+    # is legal. With 1 tier and Prone held too, the tier still forbids it.
+    r = play([ent()], [{"entity": "ayla", "steps": [{"kind": "action", "name": "talk"}]}],
+             conditions=CATALOG)
+    assert r["turns"][0]["steps"][0]["events"] == ["action:talk"]
+    err = illegal([ent(exhaustion=1, conditions=[{"name": "Prone"}])],
+                  [{"entity": "ayla", "steps": [{"kind": "action", "name": "talk"}]}],
+                  conditions=CATALOG)
+    assert err.details["conditions"] == ["Exhaustion"]
