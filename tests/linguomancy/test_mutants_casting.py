@@ -15,7 +15,7 @@ from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
-from .test_rev2_cast import after, ayla, cast, refused
+from .test_rev2_cast import after, ayla, cast, gob, refused
 
 
 def resolve(request: dict[str, Any]) -> dict[str, Any]:
@@ -219,3 +219,106 @@ def test_a_healing_idiom_may_multiply_cohesion() -> None:
     err = refused([ayla(idioms=["Knit - Bone"])], "Knit - Bone", rolls=[1, 1],
                   targets=["ayla"], idioms=[bad])
     assert err.rule == "T4" and "Knit - Bone: healing.ability" in err.message
+
+
+# ---------------------------------------------------------------------------
+# Resolving a cast (flux): S1, S3, T4, T6, F1, F3, C2
+
+
+def frost_targets() -> list[dict[str, Any]]:
+    return [ayla(), gob("g1", abilities={"signature": 0}), gob("g2", abilities={"signature": 0})]
+
+
+def test_a_half_save_and_a_full_failure_share_one_roll() -> None:
+    # S3: DC 10 + 4 + Potential 2 = 16. g1 rolls 20: m = +4, success, nat 20
+    # -> critical success: saves, half. g2 rolls 2: m = -14, critical
+    # failure: full. T6: one roll 4d6 [1, 2, 3, 1] = 7 + 2 x 2 = 11; g1 takes
+    # 11 // 2 = 5 (S1, rounded down), g2 11.
+    r = cast(frost_targets(), "Burst - Frost", rolls=[20, 2, 1, 2, 3, 1], targets=["g1", "g2"])
+    assert r["save_dc"] == 16
+    assert r["entities"]["g1"]["damage"]["amount"] == 5
+    assert r["entities"]["g2"]["damage"]["amount"] == 11
+    assert (after(r, "g1")["hp"], after(r, "g2")["hp"]) == (25, 19)
+    lines = texts(r)
+    assert "g1 saves (Critical Success): half damage (rounded down) (success and critical " \
+        "success save)" in lines
+    assert "g2 does not save (Critical Failure): the full effect (every degree below success " \
+        "takes the full effect)" in lines
+    assert "2 targets share the one damage roll" in lines
+    assert "g1: half of 11 = 5 (rounded down)" in lines
+    assert [t["success"] for t in r["tests"]] == [True, False]
+
+
+def test_one_target_shares_nothing() -> None:
+    # g1 fails (2): full 4d6 [1, 1, 1, 1] = 4 + 4 = 8; no T6 sharing line.
+    r = cast(frost_targets()[:2], "Burst - Frost", rolls=[2, 1, 1, 1, 1], targets=["g1"])
+    assert r["entities"]["g1"]["damage"]["amount"] == 8
+    assert not any("share" in t for t in texts(r))
+
+
+def test_a_miss_rolls_nothing_and_says_so() -> None:
+    # A1: 2 + Potential 2 = 4 vs AC 12: miss; T6: no dice rolled.
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[2], targets=["gob"])
+    assert "no target takes the effect: no damage or healing dice are rolled" in texts(r)
+    assert r["amount"] is None
+
+
+def test_damage_floored_at_zero_deals_nothing() -> None:
+    # T4: Potential -5: 2d6+1 [1, 1] = 3 - 5 = -2, floored at 0; d20 20
+    # - 5 = 15 vs AC 12 hits (critical: natural 20, m = +3 -> success + 1).
+    # Critical hit doubles the dice: 2d6+2d6+1 [1, 1, 1, 1] = 5 - 5 = 0.
+    r = cast([ayla(abilities={"potential": -5}), gob()], "Hurl - Fire", rolls=[20, 1, 1, 1, 1],
+             targets=["gob"])
+    assert r["entities"]["gob"]["damage"]["amount"] == 0
+    assert after(r, "gob")["hp"] == 30
+
+
+def test_an_upcast_explains_its_dice() -> None:
+    # F3: Hurl - Fire upcast 2: 2d6+1 + 2 x 1 = 2d6+3; hit (15 + 2 vs 12):
+    # [1, 1] + 3 = 5 + 2 = 7.
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[15, 1, 1], targets=["gob"], upcast=2)
+    assert "upcast by 2: 2d6+1 + 2 x 1 = 2d6+3" in texts(r)
+    assert after(r, "gob")["hp"] == 23
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[15, 1, 1], targets=["gob"])
+    assert not any(t.startswith("upcast by") for t in texts(r))
+
+
+def test_a_check_bonus_explains_its_upcast() -> None:
+    # Smith: base bonus +0, +1 per extra point: upcast 3 gives +3.
+    r = cast([smith_caster()], "Smith", upcast=3)
+    assert r["check_bonus"]["value"] == 3
+    assert ("check bonus to ability checks about shaping Flux: +3 (base +0 + 3 x +1); not "
+            "stored in the state: add it to those checks as a modifier") in texts(r)
+    r = cast([smith_caster()], "Smith")
+    assert ("check bonus to ability checks about shaping Flux: +0; not stored in the state: "
+            "add it to those checks as a modifier") in texts(r)
+
+
+BLINK = {"name": "Blink - Air", "verb": "Blink", "noun": "Air", "flux_cost": 1,
+         "hand_cost": 0, "effect": {"description": "A short hop through the air."}}
+
+
+def test_an_effect_the_engine_does_not_resolve_is_said() -> None:
+    r = cast([ayla(idioms=["Blink - Air"])], "Blink - Air", idioms=[BLINK])
+    assert ("Blink - Air has no effect the engine resolves: A short hop through the air."
+            in texts(r))
+    assert not any("no effect the engine resolves" in t
+                   for t in texts(cast([smith_caster()], "Smith")))
+
+
+def test_a_one_off_cast_by_an_unknown_caster_is_invalid_input() -> None:
+    with pytest.raises(InputError) as info:
+        cast([gob()], "Shape - Fire")
+    assert [d.field for d in info.value.diagnostics] == ["caster"]
+
+
+def test_a_one_off_cast_says_first_which_conditions_have_no_effect() -> None:
+    # C2: Drained has no enforced effect: said before the cast's own lines.
+    r = cast([ayla(conditions=[{"name": "Drained", "source": "x", "remaining_turns": 1}])],
+             "Shape - Fire")
+    assert r["explanation"][0] == {
+        "rule": "C2", "text": "ayla: Drained has no enforced effect (the condition catalog "
+                              "(default) lists none): it is tracked with its source and "
+                              "duration only"}
+    assert r["rules"][0] == "C2"
+    assert cast([ayla()], "Shape - Fire")["explanation"][0]["rule"] == "F1"
