@@ -162,6 +162,7 @@ TEST_MAP: dict[str, list[str]] = {
     "derivation": ["tests/core/test_results.py", "tests/linguomancy/test_rule_steps.py"],
     "core_conditions": ["tests/core/test_conditions.py", "tests/linguomancy/test_conditions.py"],
     "odds": [
+        "tests/linguomancy/test_mutants_odds.py",
         "tests/linguomancy/test_odds.py",
         "tests/linguomancy/test_mutants_limits.py",
         "tests/conformance/test_golden.py",
