@@ -322,3 +322,15 @@ def test_a_one_off_cast_says_first_which_conditions_have_no_effect() -> None:
                               "duration only"}
     assert r["rules"][0] == "C2"
     assert cast([ayla()], "Shape - Fire")["explanation"][0]["rule"] == "F1"
+
+
+def test_an_upcast_whose_dice_leave_the_tick_is_refused() -> None:
+    # T3: Mend - Flesh heals 2d4 (Low, 4-8) + 1 per extra point: upcast 3
+    # gives 2d4+3, expected 8 (in range); upcast 4 gives 2d4+4, expected 9
+    # (outside). Expertise 8 and Level 8 let the final cost 6 through F3.
+    healer = ayla(hp=10, expertise={"Flesh": 8})
+    r = cast([healer], "Mend - Flesh", rolls=[1, 1], targets=["ayla"], upcast=3)
+    assert r["final_cost"] == 5 and after(r, "ayla")["hp"] == 15  # 1 + 1 + 3, no Cohesion
+    err = refused([healer], "Mend - Flesh", rolls=[1, 1], targets=["ayla"], upcast=4)
+    assert err.rule == "T3"
+    assert err.details == {"dice": "2d4+4", "expected_value": "9", "tick": "low", "upcast": 4}
