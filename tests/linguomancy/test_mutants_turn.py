@@ -651,3 +651,13 @@ def test_exhaustion_effects_need_a_tier() -> None:
                   [{"entity": "ayla", "steps": [{"kind": "action", "name": "talk"}]}],
                   conditions=CATALOG)
     assert err.details["conditions"] == ["Exhaustion"]
+
+
+def test_held_items_are_paid_before_maintained_idioms() -> None:
+    # P5/P6: 2 Hand points - 1 held item = 1 free; Ward costs 2 > 1: it stops.
+    r = play([ent(held_items=["torch"], maintained=[{"idiom": "Ward", "hand_cost": 2}])],
+             [{"entity": "ayla", "steps": []}])
+    assert by_id(r, "ayla")["maintained"] == []
+    assert r["turns"][0]["start"]["events"] == ["stops_maintaining:Ward"]
+    assert ("turn 1 (ayla), start: ayla: 2 Hand points - 1 held item(s) = 1 free before "
+            "maintained idioms") in texts(r)
