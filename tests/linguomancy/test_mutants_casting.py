@@ -15,7 +15,7 @@ from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io.document import Document
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
-from .test_rev2_cast import after, ayla, cast, gob, refused
+from .test_rev2_cast import after, ayla, burst_catalog, burst_targets, cast, gob, refused
 
 
 def resolve(request: dict[str, Any]) -> dict[str, Any]:
@@ -334,3 +334,33 @@ def test_an_upcast_whose_dice_leave_the_tick_is_refused() -> None:
     err = refused([healer], "Mend - Flesh", rolls=[1, 1], targets=["ayla"], upcast=4)
     assert err.rule == "T3"
     assert err.details == {"dice": "2d4+4", "expected_value": "9", "tick": "low", "upcast": 4}
+
+
+def test_each_save_outcome_says_why() -> None:
+    # S1 rev. 2 (DC 17): w rolls 20 - 4 = 16, m = -1, partial success ->
+    # success (nat 20): saves, half. s rolls 1 + 16 = 17, m = 0, success ->
+    # partial success (nat 1): does not save, full.
+    r = cast(burst_targets(), "Burst - Frost", [20, 1, 3, 4, 5, 6], targets=["w", "s"])
+    assert r["entities"]["w"]["test"]["success"] is True
+    assert r["entities"]["s"]["test"]["success"] is False
+    assert ("w saves (Success): half damage (rounded down) (success and critical success "
+            "save)") in texts(r)
+    assert ("s does not save (Partial Success): the full effect (every degree below success "
+            "takes the full effect)") in texts(r)
+    table = {"critical_success": "none", "success": "half", "partial_success": "half",
+             "partial_failure": "full", "failure": "full", "critical_failure": "full"}
+    r = cast(burst_targets(), "Burst - Frost", [20, 1, 3, 4, 5, 6], targets=["w", "s"],
+             idioms=burst_catalog(by_degree=table))
+    assert ("w saves (Success): half damage (rounded down) (the idiom's table by degree)"
+            in texts(r))
+    assert ("s does not save (Partial Success): half damage (rounded down) (the idiom's "
+            "table by degree)") in texts(r)
+
+
+def test_cap_applies_only_to_an_upcast() -> None:
+    # F3: Smith upcast 1: final cost 1, the cap applies; 10 - 1 = 9 Flux,
+    # 1 spent. At base cost (0) it does not; nothing spent.
+    r = cast([smith_caster()], "Smith", upcast=1)
+    assert (r["cap_applies"], r["flux_spent"], r["flux_after"]) == (True, 1, 9)
+    r = cast([smith_caster()], "Smith")
+    assert (r["cap_applies"], r["flux_spent"], r["flux_after"]) == (False, 0, 10)
