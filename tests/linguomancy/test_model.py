@@ -63,3 +63,32 @@ def test_reported_fields_are_those_of_the_whole_state_shape(extra: dict[str, obj
     shape = e.as_dict()
     assert list(state_fields(e, names).items()) == [(k, shape[k]) for k in names]
     assert state_fields(e, ("hp", "idioms")) == {"hp": shape["hp"], "idioms": []}
+
+
+def test_every_absent_field_takes_the_schemas_stated_default() -> None:
+    # schemas/state.schema.json: temp_hp 0; at_zero_hp dying for players and
+    # dies for enemies; death saves 0 and 0; flux = flux_max, flux_max 10,
+    # regen 1; exhaustion 0; Wordsmithing Level 10; 3 AP a turn, AP left =
+    # per turn; movement_max 0, movement = movement_max; 2 Hand points, none
+    # spent; reaction available; no AC, no death record.
+    shape = Entity.from_dict({"id": "p", "kind": "player", "hp": 5, "max_hp": 9}).as_dict()
+    assert shape == {
+        "id": "p", "name": "", "kind": "player", "hp": 5, "max_hp": 9, "temp_hp": 0,
+        "at_zero_hp": "dying", "abilities": {}, "ac": None, "resistances": [],
+        "vulnerabilities": [], "immunities": [], "conditions": [],
+        "death_saves": {"successes": 0, "failures": 0}, "dead": False, "death": None,
+        "flux": 10, "flux_max": 10, "flux_regen": 1, "exhaustion": 0,
+        "wordsmithing_level": 10, "expertise": {}, "idioms": [],
+        "action_points_per_turn": 3, "action_points": 3, "movement_max": 0, "movement": 0,
+        "hand_points": 2, "hands_spent": 0, "held_items": [], "maintained": [],
+        "reaction_available": True}
+    assert Entity.from_dict({"id": "e", "kind": "enemy", "hp": 1, "max_hp": 1}).at_zero_hp \
+        == "dies"
+    # Defaults that follow another field, and half-given records.
+    e = Entity.from_dict({"id": "p", "kind": "player", "hp": 0, "max_hp": 9, "flux_max": 12,
+                          "action_points_per_turn": 4, "movement_max": 7.5,
+                          "death_saves": {"failures": 2}, "dead": True,
+                          "death": {"cause": "zero_hp"}}).as_dict()
+    assert (e["flux"], e["action_points"], e["movement"]) == (12, 4, 7.5)
+    assert e["death_saves"] == {"successes": 0, "failures": 2}
+    assert e["death"] == {"cause": "zero_hp"}

@@ -120,25 +120,6 @@ class Effects:
             out["disadvantage"] = sorted(self.disadvantage)
         return out
 
-    def text(self) -> str:
-        """The effects in words, e.g. ``no actions, AP -1``; ``no effect``."""
-        d = self.as_dict()
-        if not d:
-            return "no effect"
-        words = []
-        for k, v in d.items():
-            if v is True:
-                words.append(k.replace("_", " "))
-            elif k == "ap_change":
-                words.append(f"action points {v:+d} per turn")
-            elif k == "flux_regen_change":
-                words.append(f"Flux regeneration {v:+d} per turn")
-            elif k == "movement_factor":
-                words.append(f"maximum movement x {v}")
-            else:
-                words.append(f"{k} on {', '.join(v)}")
-        return ", ".join(words)
-
 
 #: No effect at all (what an entity holding no condition has).
 _NONE = Effects()
