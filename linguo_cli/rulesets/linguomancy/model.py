@@ -113,11 +113,12 @@ def metres(value: Fraction) -> int | float | str:
     """A distance in metres for output, always exact: an int when whole
     (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
     the denominator is a power of two), else a fraction string (``"10/3"``)."""
-    if value.denominator == 1:
-        return int(value)
-    if value.denominator & (value.denominator - 1) == 0:
+    d = value.denominator
+    if d == 1:
+        return value.numerator  # int(value), without the call
+    if d & (d - 1) == 0:
         return float(value)
-    return f"{value.numerator}/{value.denominator}"
+    return f"{value.numerator}/{d}"
 
 
 @dataclass(frozen=True, slots=True)

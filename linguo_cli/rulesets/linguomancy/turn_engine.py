@@ -278,10 +278,11 @@ class TurnEngine:
         """The step's report: what it cost the acting entity, what it did,
         its own faces, what is left and the rules it applied."""
         before, after = prepared.before, self.entities[prepared.eid]
+        moved = before.movement is not after.movement  # the same value: nothing spent
         return StepReport(
             step=place.step or 0, kind=prepared.kind,
             action_points=before.action_points - after.action_points,
-            movement=num(before.movement - after.movement), detail=outcome,
+            movement=num(before.movement - after.movement) if moved else 0, detail=outcome,
             rolls_used=OMIT if rolls_used is None else rolls_used,
             remaining=remaining(after, self.costs(after)),
             rules=self.log.rules_since(prepared.mark))

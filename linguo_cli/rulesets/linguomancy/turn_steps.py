@@ -60,11 +60,12 @@ def move(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
         e = engine.spend_ap(e, COST_CLASSES["quick"], "a jump (quick action, P1 rev. 2)")
     if e.has("Prone"):
         engine.log.note("P3", f"{eid} is Prone: crawling is allowed")
-    engine.log.note("P2", f"{mode} {num(distance)} m"
+    metres, spent, left = num(distance), num(cost), e.movement - cost
+    engine.log.note("P2", f"{mode} {metres} m"
                   + (f" ({', '.join(extra)})" if extra else "")
-                  + f" costs {num(cost)} m, {num(e.movement - cost)} m left")
-    engine.put(evolve(e, movement=e.movement - cost))
-    return StepDetail(events=(f"moves:{num(distance)}",), cost=num(cost))
+                  + f" costs {spent} m, {num(left)} m left")
+    engine.put(evolve(e, movement=left))
+    return StepDetail(events=(f"moves:{metres}",), cost=spent)
 
 
 def drop_prone(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
@@ -102,11 +103,12 @@ def stand_up(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
                                  f"{num(e.movement)} m left",
                            needed=num(need), left=num(e.movement))
     e = engine.spend_ap(e, COST_CLASSES["quick"], "standing up (quick action)")
-    engine.log.note("P3", f"standing up costs {num(need)} m (half of "
-                        f"{num(e.movement_max)} m), {num(e.movement - need)} m left")
+    spent, left = num(need), e.movement - need
+    engine.log.note("P3", f"standing up costs {spent} m (half of "
+                        f"{num(e.movement_max)} m), {num(left)} m left")
     kept = tuple(c for c in e.conditions if c.name != "Prone")
-    engine.put(evolve(e, movement=e.movement - need, conditions=kept), "stands_up")
-    return StepDetail(events=("stands_up",), cost=num(need))
+    engine.put(evolve(e, movement=left, conditions=kept), "stands_up")
+    return StepDetail(events=("stands_up",), cost=spent)
 
 
 def action(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
