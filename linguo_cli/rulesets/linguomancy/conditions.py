@@ -41,7 +41,7 @@ from linguo_cli.rulesets.linguomancy.model import Entity
 
 __all__ = ["EFFECT_NAMES", "Catalog", "ConditionDef", "Effects", "catalog_from_request",
            "default_catalog", "gain", "identities", "load_catalog", "names", "remove",
-           "tick_end_of_turn"]
+           "tick_end_of_turn", "ticked_end_of_turn"]
 
 #: The closed effect vocabulary of a catalog entry (C2).
 EFFECT_NAMES: tuple[str, ...] = (
@@ -352,3 +352,10 @@ def tick_end_of_turn(entity: Entity, started_with: Collection[Condition]
     the order held.
     """
     return core.tick(entity, started_with)
+
+
+def ticked_end_of_turn(entity: Entity, started_with: Collection[Condition]
+                       ) -> tuple[tuple[Condition, ...], list[str]]:
+    """:func:`tick_end_of_turn` as the conditions ``entity`` keeps (not a new
+    entity) and the names of those that ended, in the order held (C1)."""
+    return core.ticked(entity.conditions, started_with)
