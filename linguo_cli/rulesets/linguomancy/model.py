@@ -137,12 +137,12 @@ def metres(value: Fraction) -> int | float | str:
     """A distance in metres for output, always exact: an int when whole
     (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
     the denominator is a power of two), else a fraction string (``"10/3"``)."""
-    d = value.denominator
+    n, d = value.as_integer_ratio()  # one call, not a property per part
     if d == 1:
-        return value.numerator  # int(value), without the call
+        return n  # int(value)
     if d & (d - 1) == 0:
-        return float(value)
-    return f"{value.numerator}/{d}"
+        return n / d  # float(value): numbers.Rational.__float__ divides the same ints
+    return f"{n}/{d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +264,14 @@ class Entity(core_entity.Entity):
             "at_zero_hp": self.at_zero_hp,
             "abilities": dict(self.abilities),
             "ac": self.ac,
-            "resistances": sorted(self.resistances),
-            "vulnerabilities": sorted(self.vulnerabilities),
-            "immunities": sorted(self.immunities),
-            "conditions": _conditions_shape(self),
-            "death_saves": _death_saves_shape(self),
+            # the shapes of _REPORTED written out (no call for what is empty)
+            "resistances": sorted(self.resistances) if self.resistances else [],
+            "vulnerabilities": sorted(self.vulnerabilities) if self.vulnerabilities else [],
+            "immunities": sorted(self.immunities) if self.immunities else [],
+            "conditions": [c.as_dict() for c in self.conditions] if self.conditions else [],
+            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
             "dead": self.dead,
-            "death": _death_shape(self),
+            "death": None if self.death_cause is None else _death_shape(self),
             "flux": self.flux, "flux_max": self.flux_max, "flux_regen": self.flux_regen,
             "exhaustion": self.exhaustion,
             "wordsmithing_level": self.wordsmithing_level,
@@ -283,7 +284,7 @@ class Entity(core_entity.Entity):
             "hand_points": self.hand_points,
             "hands_spent": self.hands_spent,
             "held_items": list(self.held_items),
-            "maintained": [m.as_dict() for m in self.maintained],
+            "maintained": [m.as_dict() for m in self.maintained] if self.maintained else [],
             "reaction_available": self.reaction_available,
         }
 

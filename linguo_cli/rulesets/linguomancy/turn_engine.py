@@ -208,6 +208,8 @@ class TurnEngine:
 
     def costs(self, e: Entity) -> list[int]:
         """The Hand costs of ``e``'s maintained idioms, oldest first (P6)."""
+        if not e.maintained:
+            return []
         return [self.maintained_cost(m, e.id) for m in e.maintained]
 
     def lookup_idiom(self, name: str, where: str) -> idioms_.Idiom:

@@ -37,7 +37,9 @@ def move(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
     A Prone entity can only crawl; no movement while a condition forbids it
     (C2). :class:`RulesError` when illegal."""
     e = engine.entities[eid]
-    distance = Fraction(str(st["metres"]))
+    raw = st["metres"]
+    # an int directly (the same value as from its text, without parsing it)
+    distance = Fraction(raw) if type(raw) is int else Fraction(str(raw))
     mode = str(st.get("mode", "walk"))
     terrain = str(st.get("terrain", "normal"))
     eff = engine.require_able(e, "move", "no_movement")
