@@ -216,17 +216,26 @@ def tick(entity: EntityT, counted: Collection[Condition]) -> tuple[EntityT, list
 
     Returns the new entity and the names of the conditions that ended, in the
     order held."""
+    kept, ended = ticked(entity.conditions, counted)
+    return evolve(entity, conditions=kept), ended
+
+
+def ticked(conditions: Iterable[Condition], counted: Collection[Condition]
+           ) -> tuple[tuple[Condition, ...], list[str]]:
+    """What :func:`tick` does to an entity's ``conditions``: the conditions
+    kept (those of ``counted`` with a duration one unit shorter) and the
+    names of those that ended, each in the order held."""
     started = set(counted)
     kept: list[Condition] = []
     ended: list[str] = []
-    for c in entity.conditions:
+    for c in conditions:
         if c.remaining_turns is None or c not in started:
             kept.append(c)
         elif c.remaining_turns <= 1:
             ended.append(c.name)
         else:
             kept.append(evolve(c, remaining_turns=c.remaining_turns - 1))
-    return evolve(entity, conditions=tuple(kept)), ended
+    return tuple(kept), ended
 
 
 def names(conditions: Sequence[Condition] | Iterable[Condition]) -> list[str]:

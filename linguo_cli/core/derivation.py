@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,10 @@ class Step:
 
 def rules_of(steps: Iterable[Step]) -> tuple[str, ...]:
     """The rule IDs of ``steps``, each once, in first-use order."""
-    return tuple(dict.fromkeys([s.rule for s in steps]))
+    return tuple(dict.fromkeys(map(_RULE, steps)))
+
+
+_RULE = attrgetter("rule")
 
 
 @dataclass

@@ -41,4 +41,7 @@ class Entity:
 
     def has(self, condition: str) -> bool:
         """True when the entity holds a condition of that name (exact case)."""
-        return any(c.name == condition for c in self.conditions)
+        for c in self.conditions:
+            if c.name == condition:
+                return True
+        return False

@@ -59,7 +59,7 @@ def _copier_for(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     lines = ["def copy(o, c):", "    n = new(C)"]
     lines += [f"    put(n, {name!r}, c[{name!r}] if {name!r} in c else o.{name})"
               for name in names]
-    lines += ["    if len(c) > sum(1 for k in c if k in NAMES):",
+    lines += ["    if not NAMES.issuperset(c):",
               "        bad = next(k for k in c if k not in NAMES)",
               "        raise TypeError(f'{C.__name__}.__init__() got an unexpected keyword "
               "argument {bad!r}')",

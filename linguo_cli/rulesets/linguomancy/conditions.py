@@ -41,7 +41,7 @@ from linguo_cli.rulesets.linguomancy.model import Entity
 
 __all__ = ["EFFECT_NAMES", "Catalog", "ConditionDef", "Effects", "catalog_from_request",
            "default_catalog", "gain", "identities", "load_catalog", "names", "remove",
-           "tick_end_of_turn"]
+           "tick_end_of_turn", "ticked_end_of_turn"]
 
 #: The closed effect vocabulary of a catalog entry (C2).
 EFFECT_NAMES: tuple[str, ...] = (
@@ -179,10 +179,20 @@ class ConditionDef:
         return out
 
 
+#: Most condition sets a catalog remembers the combined effects of
+#: (:meth:`Catalog.effects_for`); past it the memory starts again.
+_EFFECTS_MEMO = 1024
+
+
 @dataclass(frozen=True, slots=True)
 class Catalog(core.Catalog[ConditionDef]):
     """A condition catalog: its entries in file order. Lookups ignore case
-    (:class:`linguo_cli.core.conditions.Catalog`)."""
+    (:class:`linguo_cli.core.conditions.Catalog`). The combined effects of
+    each condition set asked for are kept (``_memo``: the entries are frozen,
+    so a set's effects never change; not part of the value)."""
+
+    _memo: dict[tuple[tuple[str, ...], bool], Effects] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def note(self, name: str) -> str | None:
         """The plain statement an output must carry when ``name`` has no
@@ -207,14 +217,26 @@ class Catalog(core.Catalog[ConditionDef]):
         """The combined enforced effects of every condition ``entity`` holds
         (each name counts once), plus the catalog's ``Exhaustion`` effects
         while ``entity.exhaustion`` >= 1 (F5 tiers live in that field)."""
-        held = core.distinct(c.name for c in entity.conditions)
-        if entity.exhaustion > 0 and not any(n.casefold() == "exhaustion" for n in held):
+        key = (tuple([c.name for c in entity.conditions]), entity.exhaustion > 0)
+        memo = self._memo
+        effects = memo.get(key)
+        if effects is None:
+            if len(memo) >= _EFFECTS_MEMO:
+                memo.clear()
+            effects = memo[key] = self._combined(*key)
+        return effects
+
+    def _combined(self, names: tuple[str, ...], exhausted: bool) -> Effects:
+        """What :meth:`effects_for` gives for conditions called ``names`` (in
+        the order held) and Exhaustion tiers when ``exhausted``."""
+        held = core.distinct(names)
+        if exhausted and not any(n.casefold() == "exhaustion" for n in held):
             held.append("Exhaustion")
         found = self.held(held, _NONE)
         if not held:
             return found.effects
         return evolve(found.effects, conditions=found.conditions,
-                       unenforced=found.unenforced, unknown=found.unknown)
+                      unenforced=found.unenforced, unknown=found.unknown)
 
     def as_list(self) -> list[dict[str, Any]]:
         """The entries in the catalog-file shape (what a request inlines)."""
@@ -311,3 +333,10 @@ def tick_end_of_turn(entity: Entity, started_with: Collection[Condition]
     the order held.
     """
     return core.tick(entity, started_with)
+
+
+def ticked_end_of_turn(entity: Entity, started_with: Collection[Condition]
+                       ) -> tuple[tuple[Condition, ...], list[str]]:
+    """:func:`tick_end_of_turn` as the conditions ``entity`` keeps (not a new
+    entity) and the names of those that ended, in the order held (C1)."""
+    return core.ticked(entity.conditions, started_with)

@@ -99,25 +99,50 @@ def ability_modifier_from_score(score: int) -> int:
 MAX_METRES = Fraction(100_000)
 
 
+#: Whole distances already built (Fractions are immutable values: one per
+#: whole number of metres is shared by every entity that holds it).
+_WHOLE: dict[int, Fraction] = {}
+
+
 def _fraction(value: Any) -> Fraction:
     """A state's distance (an int, a number or a fraction string such as
     ``"10/3"``) as an exact :class:`Fraction`, read from its text (so
     ``7.1`` is 71/10); an int or a Fraction directly (the same value,
-    without parsing a text)."""
-    if type(value) is int or type(value) is Fraction:
-        return Fraction(value)
+    without parsing a text; a whole distance up to :data:`MAX_METRES` is
+    built once)."""
+    if type(value) is int:
+        found = _WHOLE.get(value)
+        if found is None:
+            found = Fraction(value)
+            if 0 <= value <= MAX_METRES:
+                _WHOLE[value] = found
+        return found
+    if type(value) is Fraction:
+        return value
     return Fraction(str(value))
+
+
+#: Types whose values :func:`~linguo_cli.io.document.to_plain` gives back as
+#: they are (exactly these types: a subclass takes the call).
+_PLAIN_AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(value: Any) -> Any:
+    """:func:`~linguo_cli.io.document.to_plain` of ``value``, without the
+    call for a value that is already plain."""
+    return value if type(value) in _PLAIN_AS_IS else plain(value)
 
 
 def metres(value: Fraction) -> int | float | str:
     """A distance in metres for output, always exact: an int when whole
     (``15``), a number when the value is exact in binary (``7.5``, ``3.75``:
     the denominator is a power of two), else a fraction string (``"10/3"``)."""
-    if value.denominator == 1:
-        return int(value)
-    if value.denominator & (value.denominator - 1) == 0:
-        return float(value)
-    return f"{value.numerator}/{value.denominator}"
+    n, d = value.as_integer_ratio()  # one call, not a property per part
+    if d == 1:
+        return n  # int(value)
+    if d & (d - 1) == 0:
+        return n / d  # float(value): numbers.Rational.__float__ divides the same ints
+    return f"{n}/{d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,46 +206,54 @@ class Entity(core_entity.Entity):
         :func:`linguo_cli.io.document.to_plain`, a fresh copy), so the
         entity shares nothing mutable with ``d``."""
         kind = str(d["kind"])
-        flux_max = int(d.get("flux_max", 10))
-        apt = int(d.get("action_points_per_turn", 3))
-        mmax = _fraction(d.get("movement_max", 0))
-        ds = d.get("death_saves") or {}
-        death = d.get("death") or {}
+        get = d.get
+        flux_max = int(get("flux_max", 10))
+        apt = int(get("action_points_per_turn", 3))
+        mmax = _fraction(get("movement_max", 0))
+        ds = get("death_saves") or {}
+        death = get("death") or {}
+        abilities = get("abilities")
+        expertise = get("expertise")
+        conditions = get("conditions")
+        maintained = get("maintained")
         return cls(
             id=str(d["id"]), kind=kind, hp=int(d["hp"]), max_hp=int(d["max_hp"]),
-            name=str(d.get("name", "")),
-            temp_hp=int(d.get("temp_hp", 0)),
-            at_zero_hp=str(d.get("at_zero_hp", "dying" if kind == "player" else "dies")),
-            abilities=tuple((str(k), int(v)) for k, v in (d.get("abilities") or {}).items()),
-            ac=plain(d.get("ac")),
-            resistances=frozenset(d.get("resistances") or ()),
-            vulnerabilities=frozenset(d.get("vulnerabilities") or ()),
-            immunities=frozenset(d.get("immunities") or ()),
-            conditions=tuple(
-                Condition(str(c["name"]), str(c.get("source", "")), plain(c.get("remaining_turns")))
-                for c in d.get("conditions") or ()),
+            name=str(get("name", "")),
+            temp_hp=int(get("temp_hp", 0)),
+            at_zero_hp=str(get("at_zero_hp", "dying" if kind == "player" else "dies")),
+            abilities=tuple([(str(k), int(v)) for k, v in abilities.items()])
+            if abilities else (),
+            ac=_plain(get("ac")),
+            resistances=frozenset(get("resistances") or ()),
+            vulnerabilities=frozenset(get("vulnerabilities") or ()),
+            immunities=frozenset(get("immunities") or ()),
+            conditions=tuple([
+                Condition(str(c["name"]), str(c.get("source", "")),
+                          _plain(c.get("remaining_turns")))
+                for c in conditions]) if conditions else (),
             death_successes=int(ds.get("successes", 0)),
             death_failures=int(ds.get("failures", 0)),
-            dead=bool(d.get("dead", False)),
-            death_cause=plain(death.get("cause")),
-            resurrection=plain(death.get("resurrection")),
-            flux=int(d.get("flux", flux_max)),
+            dead=bool(get("dead", False)),
+            death_cause=_plain(death.get("cause")),
+            resurrection=_plain(death.get("resurrection")),
+            flux=int(get("flux", flux_max)),
             flux_max=flux_max,
-            flux_regen=int(d.get("flux_regen", 1)),
-            exhaustion=int(d.get("exhaustion", 0)),
-            wordsmithing_level=int(d.get("wordsmithing_level", 10)),
-            expertise=tuple((str(k), int(v)) for k, v in (d.get("expertise") or {}).items()),
-            idioms=tuple(str(i) for i in d.get("idioms") or ()),
+            flux_regen=int(get("flux_regen", 1)),
+            exhaustion=int(get("exhaustion", 0)),
+            wordsmithing_level=int(get("wordsmithing_level", 10)),
+            expertise=tuple([(str(k), int(v)) for k, v in expertise.items()])
+            if expertise else (),
+            idioms=tuple([str(i) for i in get("idioms") or ()]),
             action_points_per_turn=apt,
-            action_points=int(d.get("action_points", apt)),
+            action_points=int(get("action_points", apt)),
             movement_max=mmax,
-            movement=_fraction(d.get("movement", mmax)),
-            hand_points=int(d.get("hand_points", 2)),
-            hands_spent=int(d.get("hands_spent", 0)),
-            held_items=tuple(str(i) for i in d.get("held_items") or ()),
-            maintained=tuple(Maintained(str(m["idiom"]), plain(m.get("hand_cost")))
-                             for m in d.get("maintained") or ()),
-            reaction_available=bool(d.get("reaction_available", True)),
+            movement=_fraction(get("movement", mmax)),
+            hand_points=int(get("hand_points", 2)),
+            hands_spent=int(get("hands_spent", 0)),
+            held_items=tuple([str(i) for i in get("held_items") or ()]),
+            maintained=tuple([Maintained(str(m["idiom"]), _plain(m.get("hand_cost")))
+                              for m in maintained]) if maintained else (),
+            reaction_available=bool(get("reaction_available", True)),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -231,13 +264,14 @@ class Entity(core_entity.Entity):
             "at_zero_hp": self.at_zero_hp,
             "abilities": dict(self.abilities),
             "ac": self.ac,
-            "resistances": sorted(self.resistances),
-            "vulnerabilities": sorted(self.vulnerabilities),
-            "immunities": sorted(self.immunities),
-            "conditions": _conditions_shape(self),
-            "death_saves": _death_saves_shape(self),
+            # the shapes of _REPORTED written out (no call for what is empty)
+            "resistances": sorted(self.resistances) if self.resistances else [],
+            "vulnerabilities": sorted(self.vulnerabilities) if self.vulnerabilities else [],
+            "immunities": sorted(self.immunities) if self.immunities else [],
+            "conditions": [c.as_dict() for c in self.conditions] if self.conditions else [],
+            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
             "dead": self.dead,
-            "death": _death_shape(self),
+            "death": None if self.death_cause is None else _death_shape(self),
             "flux": self.flux, "flux_max": self.flux_max, "flux_regen": self.flux_regen,
             "exhaustion": self.exhaustion,
             "wordsmithing_level": self.wordsmithing_level,
@@ -250,7 +284,7 @@ class Entity(core_entity.Entity):
             "hand_points": self.hand_points,
             "hands_spent": self.hands_spent,
             "held_items": list(self.held_items),
-            "maintained": [m.as_dict() for m in self.maintained],
+            "maintained": [m.as_dict() for m in self.maintained] if self.maintained else [],
             "reaction_available": self.reaction_available,
         }
 

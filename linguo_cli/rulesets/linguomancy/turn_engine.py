@@ -20,9 +20,11 @@ damage and casting rules):
 4. **End of turn**: durations tick (C1); unspent action points are lost:
    the entity ends its turn with 0 action points (P1 rev. 2).
 
-Mutable while it runs (a working map of frozen :class:`Entity` values); the
-inputs are never changed. Pure otherwise: no I/O; chance only from the given
-:class:`~linguo_cli.core.dice.DiceSource`.
+Mutable while it runs: a working map of :class:`Entity` values, where each
+entity the engine changes is a copy of its own, made at the first change and
+then changed in place (:meth:`TurnEngine.update`) until the play ends; the
+inputs, and values other rules return, are never changed. Pure otherwise: no
+I/O; chance only from the given :class:`~linguo_cli.core.dice.DiceSource`.
 """
 
 from __future__ import annotations
@@ -73,12 +75,14 @@ StepInput = Mapping[str, Any]
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """A step about to be played: who acts, its kind, the step, the acting
-    entity before it and where the derivation stood."""
+    entity's action points and movement before it and where the derivation
+    stood."""
 
     eid: str
     kind: str
     step: StepInput
-    before: Entity
+    action_points: int
+    movement: Fraction
     mark: int
 
 
@@ -92,8 +96,8 @@ class _Started:
 
 
 class TurnEngine:
-    """Plays turns on a set of entities. Mutable while it runs; the inputs
-    (frozen :class:`Entity` values) are never changed.
+    """Plays turns on a set of entities. Mutable while it runs (its working
+    copies, see :meth:`update`); the inputs are never changed.
 
     ``idioms``/``conditions``: the catalogs (``None`` = defaults) as built by
     :mod:`.idioms` and :mod:`.conditions`. ``check_only``:
@@ -108,6 +112,8 @@ class TurnEngine:
                  round: int = 0, acted_this_round: Sequence[str] = ()) -> None:
         self.entities: dict[str, Entity] = dict(entities)
         self.before: dict[str, Entity] = dict(entities)
+        #: The working copies this engine made (by id): only these change in place.
+        self._own: dict[str, Entity] = {}
         self.dice = dice
         self.idioms: idioms_.Catalog = idioms if idioms is not None else idioms_.default_catalog()
         self.catalog: conditions_.Catalog = (conditions if conditions is not None
@@ -159,6 +165,24 @@ class TurnEngine:
             path += f".steps[{self.step_index - 1}]"
         return f"{path}.{name}"
 
+    def update(self, e: Entity, **changes: Any) -> Entity:
+        """``e`` with ``changes`` (field name -> value), as :func:`evolve`
+        gives it. When ``e`` is the working entity of its id it becomes the
+        working entity with the changes: the engine's own copy is changed in
+        place (the first change of an input, or of a value another rule
+        returned, makes that copy). Any other ``e`` gives a new value and
+        nothing is stored. Working copies never leave the engine while it
+        plays: reports take their values, not the entities."""
+        eid = e.id
+        if self.entities.get(eid) is not e:
+            return evolve(e, **changes)
+        if self._own.get(eid) is not e:
+            e = self._own[eid] = self.entities[eid] = evolve(e, **changes)
+            return e
+        for name, value in changes.items():
+            _set(e, name, value)
+        return e
+
     def put(self, e: Entity, *events: str) -> None:
         """Store ``e`` as the working entity of its id, with its ``events``."""
         self.entities[e.id] = e
@@ -184,6 +208,8 @@ class TurnEngine:
 
     def costs(self, e: Entity) -> list[int]:
         """The Hand costs of ``e``'s maintained idioms, oldest first (P6)."""
+        if not e.maintained:
+            return []
         return [self.maintained_cost(m, e.id) for m in e.maintained]
 
     def lookup_idiom(self, name: str, where: str) -> idioms_.Idiom:
@@ -267,7 +293,8 @@ class TurnEngine:
         if kind not in STEP_KINDS:
             raise InputError(Diagnostic("request", self.where("kind"),
                                         f"unknown step kind {kind!r}"))
-        return _Prepared(eid, kind, step, self.entities[eid], mark)
+        e = self.entities[eid]
+        return _Prepared(eid, kind, step, e.action_points, e.movement, mark)
 
     def play_step(self, prepared: _Prepared, place: Place) -> StepDetail:
         """Play the step through its kind's function."""
@@ -277,11 +304,12 @@ class TurnEngine:
                     rolls_used: tuple[int, ...] | None) -> StepReport:
         """The step's report: what it cost the acting entity, what it did,
         its own faces, what is left and the rules it applied."""
-        before, after = prepared.before, self.entities[prepared.eid]
+        after = self.entities[prepared.eid]
+        moved = prepared.movement is not after.movement  # the same value: nothing spent
         return StepReport(
             step=place.step or 0, kind=prepared.kind,
-            action_points=before.action_points - after.action_points,
-            movement=num(before.movement - after.movement), detail=outcome,
+            action_points=prepared.action_points - after.action_points,
+            movement=num(prepared.movement - after.movement) if moved else 0, detail=outcome,
             rolls_used=OMIT if rolls_used is None else rolls_used,
             remaining=remaining(after, self.costs(after)),
             rules=self.log.rules_since(prepared.mark))
@@ -325,7 +353,8 @@ class TurnEngine:
         ap, mv = e.action_points_per_turn, e.movement_max
         self.log.note("P1", f"action points reset to {ap}")
         self.log.note("P2", f"movement reset to {num(mv)} m")
-        e = evolve(e, reaction_available=True, action_points=ap, movement=mv, hands_spent=0)
+        e = self.update(e, reaction_available=True, action_points=ap, movement=mv,
+                        hands_spent=0)
         # P5/P6: Hand points.
         e, hand_events = self.recompute_hands(e)
         events.extend(hand_events)
@@ -346,7 +375,7 @@ class TurnEngine:
                                 f"{e.flux + regen}, floored at 0")
         if new_flux != e.flux:
             events.append(f"flux_regenerates:{new_flux - e.flux:+d}")
-        e = evolve(e, flux=new_flux)
+        e = self.update(e, flux=new_flux)
         self.put(e)
         # H6: death save.
         saved: Mapping[str, Any] | _Omit = OMIT
@@ -355,7 +384,7 @@ class TurnEngine:
             events.extend(saved.get("events", []))
             e = self.entities[eid]
             if e.dead:  # the third failure: the turn it was starting is not taken
-                e = evolve(e, action_points=0, movement=Fraction(0))
+                e = self.update(e, action_points=0, movement=Fraction(0))
                 self.put(e)
         elif e.has("Stable") and not e.dead:
             self.log.note("H6", f"{eid} is Stable: no death saving throw")
@@ -385,7 +414,7 @@ class TurnEngine:
         if eff.no_actions:
             self.log.note("C2", f"{e.id} can take no actions this turn "
                                 f"({self.by(e, 'no_actions')})")
-        return evolve(e, action_points=ap, movement=mv)
+        return self.update(e, action_points=ap, movement=mv)
 
     def recompute_hands(self, e: Entity) -> tuple[Entity, list[str]]:
         """P5/P6 at the start of a turn: held items first, then maintained
@@ -407,7 +436,7 @@ class TurnEngine:
                 events.append(f"stops_maintaining:{m.idiom}")
                 self.log.note("P6", f"cannot pay {cost} Hand point(s) for {m.idiom} "
                                     f"({max(free, 0)} free): it stops and its effects end")
-        e = evolve(e, maintained=tuple(kept))
+        e = self.update(e, maintained=tuple(kept))
         for name in stopped:
             e = self.end_idiom_effects(e, name)
         return e, events
@@ -443,15 +472,16 @@ class TurnEngine:
         new = self.entities[eid]
         events: list[str] = []
         if not new.dead:
-            new, ended = conditions_.tick_end_of_turn(new,
-                                                      self.started_with.get(eid, frozenset()))
+            kept, ended = conditions_.ticked_end_of_turn(new,
+                                                         self.started_with.get(eid, frozenset()))
+            new = self.update(new, conditions=kept)
             self.log.note("C1", f"end of {eid}'s turn: durations tick"
                           + (f"; {', '.join(ended)} end(s)" if ended else ""))
             events.extend(f"condition_ends:{n}" for n in ended)
         if new.action_points:
             self.log.note("P1", f"{new.action_points} unspent action point(s) are lost: "
                                 f"{eid} ends its turn with 0")
-            new = evolve(new, action_points=0)
+            new = self.update(new, action_points=0)
         self.put(new, *events)
         return events
 
@@ -495,7 +525,7 @@ class TurnEngine:
                                      f"{e.action_points} left",
                                needed=cost, left=e.action_points)
         self.log.note("P1", f"{what}: {cost} action point(s), {e.action_points - cost} left")
-        return evolve(e, action_points=e.action_points - cost)
+        return self.update(e, action_points=e.action_points - cost)
 
     def spend_hands(self, e: Entity, cost: int, what: str) -> Entity:
         """P5: spend ``cost`` Hand points for this turn; illegal when fewer are free."""
@@ -507,7 +537,11 @@ class TurnEngine:
                                needed=cost, left=free)
         self.log.note("P5", f"{what}: {cost} Hand point(s) until the next turn, "
                             f"{free - cost} free")
-        return evolve(e, hands_spent=e.hands_spent + cost)
+        return self.update(e, hands_spent=e.hands_spent + cost)
+
+
+#: Sets a field of a working copy (the record is frozen for everyone else).
+_set = object.__setattr__
 
 
 def _from_idiom(c: Condition, idiom: str, caster: str) -> bool:

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from linguo_cli.core.derivation import Step
-from linguo_cli.core.results import OMIT, to_plain
-from linguo_cli.rulesets.linguomancy.model import Entity
 
-if TYPE_CHECKING:
-    from linguo_cli.core.results import _Omit
+# _Omit at run time: the annotations resolve, so to_plain compiles each
+# result type's conversion field by field (core.results._compiled)
+from linguo_cli.core.results import OMIT, _Omit, to_plain
+from linguo_cli.rulesets.linguomancy.model import Entity
 
 #: A distance for output (see :func:`linguo_cli.rulesets.linguomancy.model.metres`).
 Metres = int | float | str

@@ -97,5 +97,8 @@ def stand_up_cost(entity: Entity) -> Fraction:
 
 
 def num(value: Fraction | int) -> int | float | str:
-    """Metres for output (:func:`metres`), from a Fraction or an int."""
-    return metres(Fraction(value))
+    """Metres for output (:func:`metres`), from a Fraction or an int (an
+    int is its own output: no Fraction is built for it)."""
+    if type(value) is int:
+        return value
+    return metres(value if type(value) is Fraction else Fraction(value))

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from linguo_cli.core.conditions import Condition
 from linguo_cli.core.errors import Diagnostic, InputError
-from linguo_cli.core.evolve import evolve
 from linguo_cli.rulesets.linguomancy.turn_results import StepDetail
 from linguo_cli.rulesets.linguomancy.turn_rules import (
     COST_CLASSES,
@@ -38,7 +37,9 @@ def move(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
     A Prone entity can only crawl; no movement while a condition forbids it
     (C2). :class:`RulesError` when illegal."""
     e = engine.entities[eid]
-    distance = Fraction(str(st["metres"]))
+    raw = st["metres"]
+    # an int directly (the same value as from its text, without parsing it)
+    distance = Fraction(raw) if type(raw) is int else Fraction(str(raw))
     mode = str(st.get("mode", "walk"))
     terrain = str(st.get("terrain", "normal"))
     eff = engine.require_able(e, "move", "no_movement")
@@ -60,11 +61,12 @@ def move(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
         e = engine.spend_ap(e, COST_CLASSES["quick"], "a jump (quick action, P1 rev. 2)")
     if e.has("Prone"):
         engine.log.note("P3", f"{eid} is Prone: crawling is allowed")
-    engine.log.note("P2", f"{mode} {num(distance)} m"
+    metres, spent, left = num(distance), num(cost), e.movement - cost
+    engine.log.note("P2", f"{mode} {metres} m"
                   + (f" ({', '.join(extra)})" if extra else "")
-                  + f" costs {num(cost)} m, {num(e.movement - cost)} m left")
-    engine.put(evolve(e, movement=e.movement - cost))
-    return StepDetail(events=(f"moves:{num(distance)}",), cost=num(cost))
+                  + f" costs {spent} m, {num(left)} m left")
+    engine.put(engine.update(e, movement=left))
+    return StepDetail(events=(f"moves:{metres}",), cost=spent)
 
 
 def drop_prone(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
@@ -74,8 +76,8 @@ def drop_prone(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetai
     if e.has("Prone"):
         raise engine.illegal("P3", f"{eid} is already Prone")
     engine.log.note("P3", f"{eid} drops Prone: no movement, no action point")
-    engine.put(evolve(e, conditions=e.conditions + (Condition("Prone", "dropped prone"),)),
-             "drops_prone")
+    engine.put(engine.update(e, conditions=e.conditions + (Condition("Prone", "dropped prone"),)),
+               "drops_prone")
     return StepDetail(events=("drops_prone",))
 
 
@@ -102,11 +104,12 @@ def stand_up(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
                                  f"{num(e.movement)} m left",
                            needed=num(need), left=num(e.movement))
     e = engine.spend_ap(e, COST_CLASSES["quick"], "standing up (quick action)")
-    engine.log.note("P3", f"standing up costs {num(need)} m (half of "
-                        f"{num(e.movement_max)} m), {num(e.movement - need)} m left")
+    spent, left = num(need), e.movement - need
+    engine.log.note("P3", f"standing up costs {spent} m (half of "
+                        f"{num(e.movement_max)} m), {num(left)} m left")
     kept = tuple(c for c in e.conditions if c.name != "Prone")
-    engine.put(evolve(e, movement=e.movement - need, conditions=kept), "stands_up")
-    return StepDetail(events=("stands_up",), cost=num(need))
+    engine.put(engine.update(e, movement=left, conditions=kept), "stands_up")
+    return StepDetail(events=("stands_up",), cost=spent)
 
 
 def action(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
@@ -146,7 +149,7 @@ def hold(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
     if ap:
         e = engine.spend_ap(e, ap, f"holding {item}")
     engine.log.note("P5", f"{eid} holds {item}: one Hand point until dropped, {free - 1} free")
-    engine.put(evolve(e, held_items=e.held_items + (item,)), f"holds:{item}")
+    engine.put(engine.update(e, held_items=e.held_items + (item,)), f"holds:{item}")
     return StepDetail(events=(f"holds:{item}",))
 
 
@@ -163,7 +166,7 @@ def drop(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
     held.remove(item)
     engine.log.note("P1", f"dropping {item} is free (0 action points)")
     engine.log.note("P5", f"{eid} drops {item}: its Hand point is free again")
-    engine.put(evolve(e, held_items=tuple(held)), f"drops:{item}")
+    engine.put(engine.update(e, held_items=tuple(held)), f"drops:{item}")
     return StepDetail(events=(f"drops:{item}",))
 
 
@@ -179,7 +182,7 @@ def stop_maintaining(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> Ste
                            idiom=idiom, maintained=names)
     i = names.index(idiom)
     engine.log.note("P6", f"{eid} stops maintaining {idiom} (free): its effects end")
-    e = evolve(e, maintained=e.maintained[:i] + e.maintained[i + 1:])
+    e = engine.update(e, maintained=e.maintained[:i] + e.maintained[i + 1:])
     e = engine.end_idiom_effects(e, idiom)
     engine.put(e, f"stops_maintaining:{idiom}")
     return StepDetail(events=(f"stops_maintaining:{idiom}",))
@@ -198,7 +201,7 @@ def reaction(engine: TurnEngine, eid: str, st: Mapping[str, Any]) -> StepDetail:
                            entity=rid, needed=1, left=0)
     engine.log.note("P4", f"{rid} reacts ({what}) during {eid}'s turn: no reaction until the "
                         f"start of its next turn; the turn continues")
-    engine.put(evolve(r, reaction_available=False), "reaction_spent")
+    engine.put(engine.update(r, reaction_available=False), "reaction_spent")
     return StepDetail(events=(f"reaction:{rid}",), entity=rid)
 
 
