@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linguo_cli.core.results import to_plain
+from linguo_cli.core.textout import PlainConsole, escape, plain_console
 
 if TYPE_CHECKING:
     from linguo_cli.rulesets.linguomancy.amounts import Amount
@@ -66,10 +67,8 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
     if as_json:
         stream.write(to_json(plain) + "\n")
         return
-    from rich.console import Console
-
-    console = Console(file=stream, highlight=False, soft_wrap=True)
     kind = str(plain.get("kind"))
+    console = text_console(stream, plain=kind not in RICH_KINDS)
     if kind == "turn":
         turn_text(console, plain, explain=explain, table=table)
         return
@@ -88,10 +87,41 @@ def emit(result: Any, *, as_json: bool, explain: bool, out: TextIO | None = None
         console.print(f"[dim]replay with --rolls {','.join(str(r) for r in rolls)}[/dim]")
 
 
+#: Kinds whose text view lays out tables with Rich (never the plain writer).
+RICH_KINDS = frozenset({"odds", "ticks"})
+
+
+def _rich_console(stream: TextIO) -> Any:
+    """Rich's console for the text views: no highlighting, no wrapping."""
+    from rich.console import Console
+
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def text_console(stream: TextIO, *, plain: bool = True) -> Any:
+    """The console a text view prints to: with ``plain``, a
+    :class:`~linguo_cli.core.textout.PlainConsole` when Rich would print no
+    escape codes on ``stream`` (same bytes, without importing Rich), else
+    Rich's console."""
+    if plain:
+        found = plain_console(stream, lambda: _rich_console(stream))
+        if found is not None:
+            return found
+    return _rich_console(stream)
+
+
+def print_line(console: Any, line: str, style: str = "") -> None:
+    """Print ``line`` as written (no markup), in ``style`` on a terminal."""
+    if isinstance(console, PlainConsole):
+        console.print_text(line, style)
+        return
+    from rich.text import Text
+
+    console.print(Text(line, style=style), soft_wrap=True)
+
+
 def explain_lines(console: Any, steps: list[dict[str, str]], indent: str = "  ") -> None:
     """Print derivation steps as ``[RULE] text`` lines."""
-    from rich.markup import escape
-
     for s in steps:
         console.print(f"{indent}[cyan]\\[{escape(s['rule'])}][/cyan] {escape(s['text'])}")
 
@@ -105,8 +135,6 @@ def degree_markup(label: str) -> str:
 def _test_text(console: Any, r: TestResult) -> None:
     """Kinds check, attack, save: the roll against its target, then the
     degree (and its D5 shift) and the outcome."""
-    from rich.markup import escape
-
     kind = r.kind.value
     title = _KIND_TITLE.get(kind, kind)
     if r.natural is None:
@@ -137,8 +165,6 @@ def _test_text(console: Any, r: TestResult) -> None:
 
 
 def _generic_text(console: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
-
     for key, value in r.items():
         if key in ("explanation", "rolls_used"):
             continue
@@ -155,8 +181,6 @@ def turn_text(console: Any, r: TurnResult | dict[str, Any], *, explain: bool, ta
     (:func:`linguo_cli.core.textfit.output_width`: ``COLUMNS`` when set,
     else its terminal's, else 80) without a word broken. Reads the result's
     JSON form, as ``--json`` prints it."""
-    from rich.text import Text
-
     from linguo_cli.core.textfit import output_width
     from linguo_cli.rulesets.linguomancy import turn_log, turn_table
 
@@ -166,15 +190,13 @@ def turn_text(console: Any, r: TurnResult | dict[str, Any], *, explain: bool, ta
              else turn_log.log_lines(plain, width, explain))
     for line in lines + turn_log.tail_lines(plain, width, explain):
         style = "bold" if line.startswith(("Round ", "Turn ")) else ""
-        console.print(Text(line, style=style), soft_wrap=True)
+        print_line(console, line, style)
 
 
 def amount_text(r: Amount) -> str:
     """A damage or healing amount (a typed :class:`Amount`) with its parts
     (T4, T5, T7), e.g. ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate,
     fire)``; dropped faces are marked ``x``."""
-    from rich.markup import escape
-
     if r.full_restoration or r.amount is None:
         return f"full restoration to max HP ({r.tick})"
     parts = []
@@ -208,8 +230,6 @@ def _resistance_note(rep: Change) -> str:
 
 def _hp_head(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
     """The first line(s) of a damage, heal, temp_hp or death_save result."""
-    from rich.markup import escape
-
     from linguo_cli.rulesets.linguomancy.amounts import Amount
     from linguo_cli.rulesets.linguomancy.damage import TempHpResult
 
@@ -227,8 +247,6 @@ def _hp_head(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
 def _hp_text(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
     """Damage, heal, temp_hp, death_save (typed results): the amount and its
     parts, then one line per entity touched (HP before -> after, events)."""
-    from rich.markup import escape
-
     _hp_head(console, r)
     for eid, rep in (r.entities.items() if isinstance(r.entities, Mapping) else ()):
         b, a = rep.before, rep.after
@@ -267,7 +285,6 @@ def _approx(text: str) -> str:
 def _odds_text(console: Any, r: OddsResult) -> None:
     """Exact odds: a bar chart of the six degrees (best first), then hit,
     critical hit and critical miss for attacks, then expected damage."""
-    from rich.markup import escape
     from rich.table import Table
 
     from linguo_cli.core.distribution import expected, fraction_text
@@ -332,7 +349,6 @@ def _odds_text(console: Any, r: OddsResult) -> None:
 
 def _ticks_text(console: Any, r: TicksResult) -> None:
     """Tick design: expected value and conforming ticks, then suggestions."""
-    from rich.markup import escape
     from rich.table import Table
 
     from linguo_cli.rulesets.linguomancy.ticks import get_tick
@@ -390,8 +406,6 @@ def _consequence_line(c: Consequence | OverclockResult) -> str:
 def _cast_head(console: Any, r: CastResult) -> None:
     """Who casts what, its cost and cap (F1, F3), Flux (F4), Adjectives and
     Hand points (P5, P6), the save DC (S3)."""
-    from rich.markup import escape
-
     sample = " (sample idiom)" if r.sample else ""
     console.print(f"[bold]{escape(r.caster)}[/bold] casts [bold]{escape(r.idiom)}"
                   f"[/bold]{sample}: cost {r.base_cost}"
@@ -417,8 +431,6 @@ def _cast_head(console: Any, r: CastResult) -> None:
 def _cast_test_line(r: CastResult, t: Mapping[str, Any]) -> str:
     """One d20 test of a cast: the die, modifiers and total, the degree and
     what it did (hit or miss; saves or fails, with the effect left)."""
-    from rich.markup import escape
-
     if t["natural"] is None:
         what = "no die rolled"
     else:
@@ -440,8 +452,6 @@ def _cast_test_line(r: CastResult, t: Mapping[str, Any]) -> str:
 def _cast_text(console: Any, r: CastResult) -> None:
     """A cast (typed): head, tests, amount, check bonus, each entity's
     changes and events, the overclocking consequence, notes."""
-    from rich.markup import escape
-
     from linguo_cli.core.results import OMIT
 
     _cast_head(console, r)
@@ -466,8 +476,6 @@ def _cast_text(console: Any, r: CastResult) -> None:
 
 
 def _overclock_text(console: Any, r: OverclockResult) -> None:
-    from rich.markup import escape
-
     console.print(f"cost {r.cost} with {r.flux_before} Flux: "
                   + (f"{r.missing} missing" if r.overclocked else "no overclocking needed"))
     if r.overclocked and r.row is not None:
@@ -480,8 +488,6 @@ def _overclock_text(console: Any, r: OverclockResult) -> None:
 def _rest_text(console: Any, r: RestResult) -> None:
     """Rest (H9): its length, then one line per resting entity (what changed,
     events) and one per entity skipped with its reason."""
-    from rich.markup import escape
-
     reasons = {"dead": "dead", "dying": "Dying", "stable": "Stable at 0 HP"}
     console.print(f"{'Long' if r.long else 'Short'} rest: {len(r.resting)} resting"
                   + (f", {len(r.skipped)} skipped" if r.skipped else ""))
@@ -505,8 +511,6 @@ def _rest_text(console: Any, r: RestResult) -> None:
 
 def _dice_text(console: Any, r: DiceResult) -> None:
     """Kind ``dice``: total, faces with their marks, exact odds."""
-    from rich.markup import escape
-
     from linguo_cli.rulesets.linguomancy.dice_request import face_text
 
     console.print(f"[bold]{escape(r.expression)}[/bold] = [bold]{r.total}[/bold]"
