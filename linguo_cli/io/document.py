@@ -153,6 +153,11 @@ class Document:
     _spans: Any = field(default=None, repr=False)
     #: The plain tree as read, kept when the tree is first updated for writing.
     before: Any = field(default=None, repr=False)
+    #: What checks of ``data`` as read derived from it, by a key of the
+    #: checker's choosing (a ruleset's semantic check of a state keeps its
+    #: entities by id): so that one command checks a document once. Emptied
+    #: by :meth:`snapshot`, when the tree starts being updated.
+    checked: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def spans(self) -> Spans | None:
         """Where every node of ``text`` is (start, end, style), by path;
@@ -164,9 +169,11 @@ class Document:
         return self._spans if isinstance(self._spans, Spans) else None
 
     def snapshot(self) -> None:
-        """Keep the plain tree as read (once), before it is updated for writing."""
+        """Keep the plain tree as read (once), before it is updated for writing
+        (what :attr:`checked` holds is dropped: it described the tree as read)."""
         if self.before is None:
             self.before = to_plain(self.data)
+            self.checked.clear()
 
     def position(self, path: Iterable[Any] = (), *, key: bool = False) -> Pos | None:
         """0-based ``(line, col)`` of the node at ``path`` (of its key when

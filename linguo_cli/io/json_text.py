@@ -220,3 +220,65 @@ def _json_spans(text: str) -> Spans:
         else:
             spans.values[path] = (m.start(), m.end(), '"' if m.group()[0] == '"' else "")
     return spans
+
+
+def _json_step(text: str) -> int | str | None:
+    """The indentation unit of a JSON text (``None`` when compact)."""
+    m = re.search(r"\n([ \t]+)\S", text)
+    if m is None:
+        return None
+    unit = m.group(1)
+    return len(unit) if set(unit) == {" "} else unit
+
+
+#: The separators (between items, between a key and its value) of JSON
+#: written on one line by programs: compact, and Python's default.
+_ONE_LINE_SEPARATORS = ((",", ":"), (", ", ": "))
+
+
+def one_line_edit(text: str, before: Any, new: Any) -> str | None:
+    """The write-back of ``new`` into a JSON ``text`` read as ``before``, made
+    without locating a single value in the text, where that is the same text
+    the write-back's editor (:mod:`linguo_cli.io.writeback`) makes: ``text``
+    is exactly ``before`` (a non-empty mapping) as a JSON writer puts it on one
+    line (separators ``,``/``:`` or ``, ``/``: ``, non-ASCII characters as they
+    are, as :func:`json.dumps` writes numbers and strings), then only white
+    space. Every value that did not change (by
+    :func:`~linguo_cli.io.writeback.same`) is written as it was, each mapping
+    keeps its keys' order with new keys after its last one, every changed
+    value is written with the file's separators: which is what the editor's
+    span-by-span edits give on such a text. ``None`` for any other text, and
+    when a key was removed (the editor rewrites the whole document then)."""
+    if not isinstance(before, dict) or not before or not isinstance(new, dict) \
+            or "\n" in text.rstrip():
+        return None
+    for item, key in _ONE_LINE_SEPARATORS:
+        if item == "," and ", " in text:  # the editor could take ", " for the file's
+            continue                       # separator from a key (_Editor.json_comma)
+        head = json.dumps(before, separators=(item, key), ensure_ascii=False)
+        if text.startswith(head) and not text[len(head):].strip():
+            try:
+                merged = _in_text_order(before, new)
+            except KeyError:  # a key removed
+                return None
+            return json.dumps(merged, separators=(item, key), ensure_ascii=False) + \
+                text[len(head):]
+    return None
+
+
+def _in_text_order(old: Any, new: Any) -> Any:
+    """``new`` as the editor leaves it in a text that reads ``old``: ``old``
+    itself where the two are the same; a mapping with ``old``'s keys in their
+    order, then the added ones; a list of the same length item by item; else
+    ``new``. Raises ``KeyError`` when ``new`` lacks a key of ``old``."""
+    from linguo_cli.io.writeback import same
+
+    if same(old, new):
+        return old
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = {k: _in_text_order(v, new[k]) for k, v in old.items()}
+        out.update((k, v) for k, v in new.items() if k not in old)
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [_in_text_order(a, b) for a, b in zip(old, new, strict=True)]
+    return new

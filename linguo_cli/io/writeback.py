@@ -29,7 +29,9 @@ plain tree as it was read with the plain tree to write and edits the text:
 Every text produced is read back (:func:`linguo_cli.io.read.parse`) and must
 equal the state to write, value for value and type for type; otherwise the
 next way is tried, and when none reads back a :class:`LinguoError` (exit 5,
-a bug in linguo) is raised and nothing is written.
+a bug in linguo) is raised and nothing is written. JSON on one line (as
+programs write it) gets the same edits without locating every value
+(:func:`linguo_cli.io.json_text.one_line_edit`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import re
 from typing import Any
 
 from linguo_cli.core.errors import InputError, LinguoError
+from linguo_cli.io.json_text import _json_step, one_line_edit
 
 Path_ = tuple[Any, ...]
 
@@ -92,8 +95,9 @@ def render(doc: Any) -> tuple[str, str]:
         before = to_plain(parse(doc.text, doc.name).data)
     if same(before, new):
         return bom + doc.text, "unchanged"
-    try:
-        edited: str | None = _Editor(doc).run(before, new)
+    try:  # one-line JSON: the editor's text, found without locating every value
+        edited = (one_line_edit(doc.text, before, new) if doc.format == "json" else None) \
+            or _Editor(doc).run(before, new)
     except _Fallback:
         edited = None
     if edited is not None and reads_back(edited, new, doc):
@@ -171,15 +175,6 @@ def _like(node: Any, value: Any) -> Any:
     styled = CommentedMap(value) if isinstance(value, dict) else CommentedSeq(value)
     styled.fa.set_flow_style()
     return styled
-
-
-def _json_step(text: str) -> int | str | None:
-    """The indentation unit of a JSON text (``None`` when compact)."""
-    m = re.search(r"\n([ \t]+)\S", text)
-    if m is None:
-        return None
-    unit = m.group(1)
-    return len(unit) if set(unit) == {" "} else unit
 
 
 def _plain_ok(value: str, flow: bool) -> bool:

@@ -36,7 +36,6 @@ from linguo_cli.core import conditions as core
 from linguo_cli.core.conditions import Condition, gain, names, remove
 from linguo_cli.core.errors import Diagnostic, InputError
 from linguo_cli.core.evolve import evolve
-from linguo_cli.rulesets.linguomancy import packaged
 from linguo_cli.rulesets.linguomancy.model import Entity
 
 __all__ = ["EFFECT_NAMES", "Catalog", "ConditionDef", "Effects", "catalog_from_request",
@@ -284,12 +283,14 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
 
 @cache
 def default_catalog() -> Catalog:
-    """The catalog shipped with linguo (``data/conditions.yaml`` of this package)."""
+    """The catalog shipped with linguo (``data/conditions.yaml`` of this package),
+    read from its JSON copy (:mod:`~linguo_cli.rulesets.linguomancy.catalog_copy`:
+    no YAML reader needed)."""
     from linguo_cli.io.read import parse
+    from linguo_cli.rulesets.linguomancy.catalog_copy import default_text
 
-    text = packaged("data/conditions.yaml").read_text(
-        encoding="utf-8")
-    doc = parse(text, "linguo_cli/rulesets/linguomancy/data/conditions.yaml")
+    name, text = default_text("conditions")
+    doc = parse(text, name)
     return load_catalog(doc.data, name="default", document=doc)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from linguo_cli.core import dice as dice_mod
 from linguo_cli.core.dice import DiceExpression, DiceTerm
 from linguo_cli.core.errors import Diagnostic, InputError, LinguoError
-from linguo_cli.rulesets.linguomancy import packaged, ticks
+from linguo_cli.rulesets.linguomancy import ticks
 from linguo_cli.rulesets.linguomancy.model import Degree
 
 #: What a save changes for one target (S1): ``none`` no effect, ``half``
@@ -441,12 +441,14 @@ def load_catalog(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
 @cache
 def default_catalog() -> Catalog:
     """The catalog shipped with linguo (``linguo_cli/rulesets/linguomancy/data/idioms.yaml``): the
-    published idioms Smith and Creator and a few labelled sample idioms."""
+    published idioms Smith and Creator and a few labelled sample idioms. Read
+    from its JSON copy (:mod:`~linguo_cli.rulesets.linguomancy.catalog_copy`:
+    no YAML reader needed)."""
     from linguo_cli.io.read import parse
+    from linguo_cli.rulesets.linguomancy.catalog_copy import default_text
 
-    text = packaged("data/idioms.yaml").read_text(
-        encoding="utf-8")
-    doc = parse(text, "linguo_cli/rulesets/linguomancy/data/idioms.yaml")
+    name, text = default_text("idioms")
+    doc = parse(text, name)
     return load_catalog(doc.data, name="default", document=doc)
 
 

@@ -34,7 +34,7 @@ def semantic_checks(doc: Document, schema: str) -> None:
         if twice:  # a d20 test's entity: D6 takes a modifier or a score, not both
             raise InputError([Diagnostic(doc.place(p), field_path(p), m) for p, m in twice])
     if schema == "state":
-        entities_of(doc)
+        doc.checked[_ENTITIES] = entities_of(doc)
     elif isinstance(doc.data, Mapping) and isinstance(doc.data.get("state"), Mapping) \
             and isinstance(doc.data["state"].get("entities"), list):
         entities_of(doc, base=["state"])
@@ -44,6 +44,22 @@ def semantic_checks(doc: Document, schema: str) -> None:
 #: states, catalogs, golden case files), with :func:`semantic_checks` run
 #: after the schema by ``SCHEMAS.validate``. Nothing is read until first use.
 SCHEMAS = SchemaSet(packaged("schemas"), checks=semantic_checks)
+
+
+#: The key of a state's entities in ``Document.checked`` (see :func:`checked_entities`).
+_ENTITIES = "linguomancy.entities"
+
+
+def checked_entities(doc: Document) -> dict[str, Any]:
+    """:func:`entities_of` a state document (``doc.data`` the state), checked
+    once per document: what ``SCHEMAS.validate(doc, "state")`` found when it
+    checked the same tree (kept in ``doc.checked`` until the tree starts
+    being updated), else :func:`entities_of` now. Raises what
+    :func:`entities_of` raises."""
+    found = doc.checked.get(_ENTITIES)
+    if found is None:
+        found = doc.checked[_ENTITIES] = entities_of(doc)
+    return dict(found)
 
 
 def _at(data: Any, path: Sequence[Any]) -> Any:
@@ -187,7 +203,7 @@ def update_entities(data: Any, before: Mapping[str, Any], after: Mapping[str, An
     for eid, new in after.items():
         old = before.get(eid)
         node = index.get(eid)
-        if node is None or old is None:
+        if node is None or old is None or old == new:  # equal entities: equal dicts
             continue
         old_d, new_d = old.as_dict(), new.as_dict()
         for key, value in new_d.items():

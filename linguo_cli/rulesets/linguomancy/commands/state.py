@@ -55,14 +55,30 @@ ConditionsOpt = Annotated[str | None, typer.Option(
 # Requests that change a state file (damage, heal, cast, turn, ...)
 
 def load_state(path: str) -> Any:
-    """Load and validate a state file (schema + semantic checks, with places)."""
+    """Load and validate a state file (schema + semantic checks, with places):
+    a checked state document, whose entities the checks keep
+    (:func:`~linguo_cli.rulesets.linguomancy.state.checked_entities`)."""
     from linguo_cli.io.read import load
-    from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     doc = load(path, lock=True)  # held until the command ends (no interleaving)
     SCHEMAS.validate(doc, "state")
-    entities_of(doc)
     return doc
+
+
+def validate_with_checked_state(request: dict[str, Any]) -> None:
+    """``SCHEMAS.validate(Document("<options>", request), "request")`` for a
+    request whose ``state`` will be a state document already checked
+    (:func:`load_state`): the request is checked with the smallest valid
+    state in its place, so the state is not checked twice in one command.
+    The same errors either way: every request kind taking a state refers to
+    the state schema for it (``$ref: urn:linguo:state``) and has no keyword
+    on the whole request whose message would show the state (a test keeps
+    both true). Raises :class:`InputError` (exit 3), places ``<options>``."""
+    from linguo_cli.io.document import Document
+    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
+
+    SCHEMAS.validate(Document("<options>", {**request, "state": {"entities": []}}), "request")
 
 
 def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | None,
@@ -83,19 +99,17 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     written (``turn --report``).
     """
     from linguo_cli.core import requests
-    from linguo_cli.core.results import to_plain as plain_result
     from linguo_cli.io.document import Document, to_plain
     from linguo_cli.io.places import locate_errors
     from linguo_cli.io.write import atomic_write, dump_document
     from linguo_cli.rulesets.linguomancy import render
-    from linguo_cli.rulesets.linguomancy.model import Entity
-    from linguo_cli.rulesets.linguomancy.state import SCHEMAS, entities_of, update_entities
+    from linguo_cli.rulesets.linguomancy.state import checked_entities, update_entities
 
     if output and in_place:
         raise UsageError("give -o FILE or --in-place, not both")
     request = with_command_line_options(dict(request))
+    validate_with_checked_state(request)
     request["state"] = to_plain(state_doc.data)
-    SCHEMAS.validate(Document("<options>", request), "request")
     try:
         result = requests.resolve_typed(request, dice)
     except InputError as exc:
@@ -103,9 +117,8 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
             exc, request_doc or Document("<options>", request), state_doc) from None
     if on_result is not None:
         on_result(result)
-    before = entities_of(state_doc)
-    new_state = result["state"] if isinstance(result, dict) else plain_result(result.state)
-    after = {d["id"]: Entity.from_dict(d) for d in new_state["entities"]}
+    before = checked_entities(state_doc)
+    after, new_state = _state_after(result)
     update_entities(state_doc, before, after)  # the document: comments kept
     update_round(state_doc, new_state)
     text = dump_document(state_doc)
@@ -120,6 +133,25 @@ def run_state_request(request: dict[str, Any], state_doc: Any, *, output: str | 
     else:
         sys.stdout.write(text)
         render.emit(result, as_json=False, explain=explain, out=sys.stderr, table=table)
+
+
+def _state_after(result: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The entities (by id) of a result's state after, and that state's JSON
+    fields other than its entities (``round``, ``acted_this_round``...): a
+    typed state holding its entities (a turn's) gives them as they are,
+    any other state its JSON ``entities`` read back."""
+    from linguo_cli.core.results import to_plain as plain_result
+    from linguo_cli.rulesets.linguomancy.model import Entity
+
+    state = result["state"] if isinstance(result, dict) else result.state
+    entities = getattr(state, "entities", None)
+    if isinstance(entities, tuple) and hasattr(state, "acted_this_round") \
+            and all(type(e) is Entity for e in entities):
+        rounds = {"round": state.round, "acted_this_round": list(state.acted_this_round)}
+        return {e.id: e for e in entities}, rounds
+    plain = state if isinstance(state, dict) else plain_result(state)
+    return ({d["id"]: Entity.from_dict(d) for d in plain["entities"]},
+            {k: v for k, v in plain.items() if k != "entities"})
 
 
 # ---------------------------------------------------------------------------
@@ -204,11 +236,10 @@ def turn(
     """
     from linguo_cli.core import requests
     from linguo_cli.core.dice import ScriptedDice
-    from linguo_cli.io.document import Document, to_plain
+    from linguo_cli.io.document import to_plain
     from linguo_cli.io.places import locate_errors
     from linguo_cli.io.read import load
     from linguo_cli.rulesets.linguomancy import render
-    from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     state_doc = load_state(state)
     turns_doc, doc = _load_turns(turns)
@@ -240,8 +271,8 @@ def turn(
         request["check"] = True
         request.pop("rolls", None)
         request.pop("seed", None)
+        validate_with_checked_state(request)
         request["state"] = to_plain(state_doc.data)
-        SCHEMAS.validate(Document("<options>", request), "request")
         try:
             result = requests.resolve_typed(request, ScriptedDice([]))
         except InputError as exc:
