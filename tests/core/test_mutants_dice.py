@@ -215,3 +215,24 @@ def test_too_few_faces_message_lists_twelve_faces_at_most(given: int, shown: int
         src.roll(20)
     listed = ", ".join(str(f) for f in range(1, shown + 1))
     assert f"({listed}{', ...' if more else ''})" in info.value.message
+
+
+# ---------------------------------------------------------------------------
+# rr: at most 20 rerolls per die, the 20th drawn among the faces that stop it
+# (README, "rrC"); the number is written out so that moving the bound fails.
+
+
+def test_rr_rerolls_a_die_twenty_times_at_most() -> None:
+    # 1d6rr1: the first face and 19 rerolls show 1; the 20th reroll is the
+    # last one allowed, so it must stop the die (2..6): 21 faces in all.
+    src = ScriptedDice([1] * 20 + [4])
+    result = roll(parse("1d6rr1"), src)
+    src.finish()
+    assert result.total == 4
+    assert len(result.face_records()) == 21
+    assert [r["kept"] for r in result.face_records()] == [False] * 20 + [True]
+    # A 1 on the 20th reroll is refused: it would need a 21st reroll.
+    with pytest.raises(DiceError) as info:
+        roll(parse("1d6rr1"), ScriptedDice([1] * 21 + [4]))
+    assert "last reroll allowed (20)" in info.value.message
+    assert "one of 2, 3, 4, 5, 6" in info.value.message

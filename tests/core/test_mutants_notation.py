@@ -256,3 +256,127 @@ def test_expected_value_minimum_maximum_per_form(text: str, expected: Fraction, 
     dist = expression_distribution(expr)
     assert (min(dist), max(dist)) == (low, high)
     assert sum(v * p for v, p in dist.items()) == expected
+
+
+# ---------------------------------------------------------------------------
+# Limits of the extended notation at both sides of each edge (README "Dice
+# notation": 20 levels of parentheses or signs, 50,000 faces per roll at the
+# reroll/explosion bounds; golden/README.md: LABEL is 1-30 characters, mi <= ma).
+# The numbers are written out so that moving an edge fails a test.
+
+
+def _refused_with(text: str, words: str) -> str:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert info.value.code == 3
+    assert words in info.value.message, info.value.message
+    return info.value.message
+
+
+def test_twenty_levels_of_parentheses_accepted_twenty_one_refused() -> None:
+    assert parse("(" * 20 + "1d6" + ")" * 20).text() == "1d6"
+    _refused_with("(" * 21 + "1d6" + ")" * 21, "more than 20 nested parentheses or signs")
+    # a level is left again at its ')': 21 groups side by side nest one deep
+    assert parse("+".join(["(1d2)"] * 21)).dice_count() == 21
+
+
+def test_twenty_signs_accepted_twenty_one_refused() -> None:
+    assert parse("-" * 20 + "1d6").text() == "1d6"  # an even number of minus signs
+    _refused_with("-" * 21 + "1d6", "more than 20 nested parentheses or signs")
+    assert parse("+".join(["-1d2"] * 21)).dice_count() == 21
+
+
+# Faces one roll can consume at the bounds: a plain die 1, ro/ra 1 + 1,
+# rr 1 + 20, e 1 + 20, rr and e 1 + 20 + 20.
+_FACES_50000 = [
+    # 1000 x 21 (rr) + 1000 x 21 (e) + 4 x 1000 x 2 (ro, ra)
+    "1000d6rr1+1000d6e6+1000d6ro1+1000d6ro1+1000d6ra1+1000d6ra1",
+    # 1000 x 41 (rr and e) + 428 x 21 (rr) + 12 plain dice
+    "1000d6rr1e6+428d6rr1+12d6",
+]
+
+
+@pytest.mark.parametrize("text", _FACES_50000)
+def test_fifty_thousand_faces_accepted_one_more_refused(text: str) -> None:
+    assert parse(text).text() == text
+    _refused_with(text + "+1d6", "can consume more than 50000 faces "
+                  "(rerolls at 20, explosions at 20 per die)")
+
+
+def test_a_label_of_thirty_characters_accepted_thirty_one_refused() -> None:
+    label = "a" * 30
+    assert parse(f"1d8[{label}]").terms[0].label == label
+    _refused_with(f"1d8[{label}b]", "an annotation is [label] with up to 30 letters")
+
+
+def test_min_equal_to_max_is_accepted_min_above_max_refused() -> None:
+    expr = parse("2d6mi3ma3")
+    assert (expr.minimum(), expr.maximum(), expr.expected_value()) == (6, 6, 6)
+    _refused_with("2d6mi4ma3", "mi4 is above ma3")
+    _refused_with("2d6ma3mi4", "mi4 is above ma3")
+
+
+def test_clamps_after_a_selector_are_refused() -> None:
+    _refused_with("4d6kh3mi2", "must come before")
+    _refused_with("4d6dl1ma5", "must come before")
+    assert parse("4d6mi2ma5kh3").text() == "4d6mi2ma5kh3"
+
+
+def test_reroll_once_of_a_d1_is_accepted() -> None:
+    # ro rerolls once only, so even a face every roll matches stops (unlike rr).
+    expr = parse("1d1ro1")
+    assert expr.expected_value() == 1 and (expr.minimum(), expr.maximum()) == (1, 1)
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("1d6/0", 4), ("2+1d6/(1d2-1)", 6), ("1d20 / (1d2-2)", 6),
+])
+def test_a_divisor_that_can_be_zero_names_the_column_of_the_slash(text: str,
+                                                                  column: int) -> None:
+    # 1d2-1 is 0..1 and 1d2-2 is -1..0: both can be 0.
+    message = _refused_with(text, "can be 0")
+    assert f"column {column}:" in message
+
+
+@pytest.mark.parametrize(("text", "value"), [("000000005", 5), ("1d000000006", 6)])
+def test_a_number_of_nine_digits_is_read(text: str, value: int) -> None:
+    expr = parse(text)
+    assert (expr.constant if expr.terms == () else expr.terms[0].sides) == value
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("0000000005", "constant above 1000000"),
+    ("1d0000000006", "a number of sides above 1000000000"),
+    ("1d1000000000", "a number of sides above 1000000000"),
+    ("1d999999999", "dice sides must be 1..1000, got 999999999"),
+])
+def test_a_number_of_ten_digits_is_refused_whatever_its_value(text: str, words: str) -> None:
+    _refused_with(text, words)
+
+
+def test_a_sign_gives_its_level_back_after_its_operand() -> None:
+    # "-1d2" nests one level and leaves it: 20 parentheses may follow, not 21.
+    assert parse("-1d2+" + "(" * 20 + "1d6" + ")" * 20).dice_count() == 2
+    _refused_with("-1d2+" + "(" * 21 + "1d6" + ")" * 21,
+                  "more than 20 nested parentheses or signs")
+    _refused_with("(1d2)+" + "(" * 21 + "1d6" + ")" * 21,
+                  "more than 20 nested parentheses or signs")
+
+
+def test_a_missing_closing_parenthesis_says_where() -> None:
+    assert _refused_with("(1d6", "expected ')'").endswith("column 5: expected ')' at the end")
+    assert _refused_with("(1d6]", "expected ')'").endswith("column 5: expected ')'")
+
+
+def test_strict_comparisons_do_not_match_their_own_face() -> None:
+    # >4 and <3 are strict (README: "C is a face, <N or >N (strict)"): a 4
+    # does not explode under e>4 and a 3 is not rerolled under rr<3.
+    src = ScriptedDice([4])
+    assert roll(parse("1d6e>4"), src).total == 4
+    src.finish()
+    src = ScriptedDice([3])
+    assert roll(parse("1d6rr<3"), src).total == 3
+    src.finish()
+    src = ScriptedDice([5, 2])
+    assert roll(parse("1d6e>4"), src).total == 7
+    src.finish()
