@@ -77,3 +77,59 @@ def test_command_line_values_are_read_by_the_option_type() -> None:
 def test_non_default_lists_only_changed_options_in_table_order() -> None:
     values = TABLE.effective(TABLE.check({"wake_hp": 3, "hit_rule": "meet"}, "r"))
     assert TABLE.non_default(values) == {"wake_hp": 3}
+
+
+def test_integer_bounds_are_inclusive_at_both_edges() -> None:
+    # wake_hp allows [0, 100]: both edges are values, one past either is not.
+    assert TABLE.check({"wake_hp": 100}, "r") == {"wake_hp": 100}
+    assert TABLE.check({"wake_hp": 0}, "r") == {"wake_hp": 0}
+    for past in (101, -1):
+        with pytest.raises(OptionError):
+            TABLE.check({"wake_hp": past}, "r")
+
+
+def test_an_unbounded_integer_option_reads_up_to_18_digits() -> None:
+    free = OptionTable.of([Option("big", 0, integer=True)])
+    assert free.check({"big": -(10**30)}, "r") == {"big": -(10**30)}  # no bound either side
+    eighteen = "9" * 18
+    assert free.from_command_line([f"big= {eighteen} "]) == {"big": int(eighteen)}
+    assert free.from_command_line(["big=-7"]) == {"big": -7}
+    with pytest.raises(OptionError) as nineteen:  # 19 digits stay text: not an integer
+        free.from_command_line(["big=" + "9" * 19])
+    assert nineteen.value.diagnostics[0].message.startswith('"' + "9" * 19 + '" is not a')
+
+
+def test_the_message_names_the_value_as_json_and_the_allowed_values() -> None:
+    with pytest.raises(OptionError) as word:
+        TABLE.check({"hit_rule": "mêlée"}, "r")  # non-ASCII text kept as it is
+    assert '"mêlée" is not a value of hit_rule: meet | exceed' in word.value.message
+    with pytest.raises(OptionError) as flag:
+        TABLE.check({"crits": "yes"}, "r")  # booleans written as JSON: true | false
+    assert '"yes" is not a value of crits: true | false' in flag.value.message
+    with pytest.raises(OptionError) as number:
+        TABLE.check({"wake_hp": 200}, "r")
+    assert "200 is not a value of wake_hp: an integer" in number.value.message
+
+
+def test_options_that_are_not_a_mapping_are_placed_at_the_options_field() -> None:
+    for base, field in (("options", "options"), ("state.options", "state.options"),
+                        ("", "options")):
+        with pytest.raises(OptionError) as exc:
+            TABLE.check(["crits"], "r", base=base)
+        assert exc.value.diagnostics[0].field == field
+        assert error_object(exc.value)["code"] == "bad_option"
+    assert TABLE.check(None, "r") == {}
+
+
+def test_no_command_line_options_and_malformed_items() -> None:
+    assert TABLE.from_command_line(None) == {}
+    assert TABLE.from_command_line([]) == {}
+    for item in ("=3", " =3", "crits"):
+        with pytest.raises(UsageError):
+            TABLE.from_command_line([item])
+
+
+def test_the_values_of_an_option_default_first_none_for_an_integer() -> None:
+    assert TABLE.options["hit_rule"].values == ("meet", "exceed")
+    assert TABLE.options["crits"].values == (True, False)
+    assert TABLE.options["wake_hp"].values == ()
