@@ -92,3 +92,68 @@ def test_every_absent_field_takes_the_schemas_stated_default() -> None:
     assert (e["flux"], e["action_points"], e["movement"]) == (12, 4, 7.5)
     assert e["death_saves"] == {"successes": 0, "failures": 2}
     assert e["death"] == {"cause": "zero_hp"}
+
+
+def test_the_degree_ladder_worst_to_best() -> None:
+    # D4: six degrees, worst to best; D5: a shift stops at the ends.
+    from linguo_cli.rulesets.linguomancy.model import Degree
+
+    assert [d.label for d in Degree] == ["critical_failure", "failure", "partial_failure",
+                                         "partial_success", "success", "critical_success"]
+    assert [d.title for d in Degree] == ["Critical Failure", "Failure", "Partial Failure",
+                                         "Partial Success", "Success", "Critical Success"]
+    assert sorted(Degree) == list(Degree) and len(set(Degree)) == 6
+    assert Degree.FAILURE.shifted(-1) is Degree.CRITICAL_FAILURE
+    assert Degree.CRITICAL_FAILURE.shifted(-1) is Degree.CRITICAL_FAILURE
+    assert Degree.PARTIAL_SUCCESS.shifted(1) is Degree.SUCCESS
+    assert Degree.SUCCESS.shifted(1) is Degree.CRITICAL_SUCCESS
+    assert Degree.CRITICAL_SUCCESS.shifted(1) is Degree.CRITICAL_SUCCESS
+    assert Degree.from_label("partial_failure") is Degree.PARTIAL_FAILURE
+
+
+@pytest.mark.parametrize(("face", "mod", "degree", "success"), [
+    (1, 9, "partial_success", False),   # m = 0: success, natural 1: one step down
+    (1, 0, "critical_failure", False),  # m = -9: failure -> critical failure
+    (20, -11, "success", True),         # m = -1: partial success -> success
+    (20, 0, "critical_success", True),  # m = 10: already critical success
+    (12, 0, "success", True),           # m = 2: success
+    (8, 0, "partial_failure", False),   # m = -2
+])
+def test_a_check_reads_its_degree_on_the_ladder(face: int, mod: int, degree: str,
+                                                success: bool) -> None:
+    # D1, D4, D5 against DC 10.
+    from linguo_cli.core import requests
+
+    r = requests.resolve({"kind": "check", "dc": 10, "rolls": [face],
+                          "modifiers": [{"label": "m", "value": mod}]})
+    assert (r["degree"], r["success"]) == (degree, success)
+
+
+def test_v1_counts_three_death_saves_and_six_exhaustion_tiers() -> None:
+    # V1 with H6: three failures on a living entity, three successes on a
+    # Dying one are contradictions, two are not; F5: 6 tiers on a living
+    # entity are, 5 are not.
+    from linguo_cli.rulesets.linguomancy.model import contradictions
+
+    def facts(**fields: object) -> list[tuple[object, ...]]:
+        base = {"id": "p", "kind": "player", "hp": 0, "max_hp": 9,
+                "conditions": [{"name": "Dying", "source": "dying"},
+                               {"name": "Unconscious", "source": "dying"}]}
+        return [path for path, _ in contradictions(Entity.from_dict({**base, **fields}))]
+
+    assert facts(death_saves={"failures": 3}) == [("death_saves", "failures")]
+    assert facts(death_saves={"failures": 2}) == []
+    assert facts(death_saves={"successes": 3}) == [("death_saves", "successes")]
+    assert facts(death_saves={"successes": 2}) == []
+    assert facts(exhaustion=6) == [("exhaustion",)]
+    assert facts(exhaustion=5) == []
+
+
+def test_movement_is_capped_at_the_most_a_state_holds() -> None:
+    # C2/P2: 90,000 m doubled by a table's Hasted is capped at 100,000 m.
+    from .test_turn import ent, play
+
+    r = play([ent(conditions=[{"name": "Hasted", "source": "table"}], movement_max=90_000)],
+             [{"entity": "ayla", "steps": []}],
+             conditions=[{"name": "Hasted", "effects": {"movement_factor": "2"}}])
+    assert r["turns"][0]["start"]["remaining"]["movement"] == 100_000

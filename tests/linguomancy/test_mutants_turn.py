@@ -661,3 +661,30 @@ def test_held_items_are_paid_before_maintained_idioms() -> None:
     assert r["turns"][0]["start"]["events"] == ["stops_maintaining:Ward"]
     assert ("turn 1 (ayla), start: ayla: 2 Hand points - 1 held item(s) = 1 free before "
             "maintained idioms") in texts(r)
+
+
+def test_a_condition_listed_twice_in_a_catalog_is_invalid_input() -> None:
+    # C2: names are compared ignoring case; the second entry is the one
+    # named, in the request (inline) or at its line in a catalog file.
+    from linguo_cli.io.read import parse
+    from linguo_cli.rulesets.linguomancy import conditions
+
+    with pytest.raises(InputError) as info:
+        conditions.catalog_from_request([{"name": "Drained"}, {"name": "Stunned"},
+                                         {"name": "Drained"}])
+    assert [(d.place, d.field, d.message) for d in info.value.diagnostics] == [
+        ("request conditions", "conditions[2].name", "condition 'Drained' is listed twice")]
+    doc = parse("conditions:\n  - name: Drained\n  - name: DRAINED\n", "table.yaml")
+    with pytest.raises(InputError) as info:
+        conditions.load_catalog(doc.data, name="table.yaml", document=doc)
+    assert [(d.place, d.field) for d in info.value.diagnostics] == [
+        ("table.yaml:3:11", "conditions[1].name")]
+
+
+def test_conditions_with_rules_but_no_effect_are_not_called_unenforced() -> None:
+    # C2: Dying has no effect of the vocabulary but rules (H5-H8): enforced,
+    # so the start of a Dying entity's turn carries no "no enforced effect".
+    dying = ent("cole", hp=0, conditions=[{"name": "Dying", "source": "dying"},
+                                          {"name": "Unconscious", "source": "dying"}])
+    r = play([dying], [{"entity": "cole", "steps": []}], rolls=[12])
+    assert not any("no enforced effect" in t for t in texts(r))
