@@ -54,7 +54,6 @@ from linguo_cli.rulesets.linguomancy.turn_results import (
 )
 from linguo_cli.rulesets.linguomancy.turn_rules import (
     MAX_ACTION_COST,
-    STEP_KINDS,
     givers,
     hands_free,
     num,
@@ -290,7 +289,7 @@ class TurnEngine:
         self.log.prefix = f"turn {place.turn} ({eid}), step {place.step}: "
         mark = len(self.log.steps)
         kind = str(step["kind"])
-        if kind not in STEP_KINDS:
+        if kind not in STEPS:  # the same kinds as STEP_KINDS
             raise InputError(Diagnostic("request", self.where("kind"),
                                         f"unknown step kind {kind!r}"))
         e = self.entities[eid]
