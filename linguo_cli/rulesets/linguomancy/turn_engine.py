@@ -30,9 +30,8 @@ I/O; chance only from the given :class:`~linguo_cli.core.dice.DiceSource`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from linguo_cli.core.derivation import Derivation
 from linguo_cli.core.dice import DiceSource
@@ -71,11 +70,10 @@ Turn = Mapping[str, Any]
 StepInput = Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(NamedTuple):
     """A step about to be played: who acts, its kind, the step, the acting
     entity's action points and movement before it and where the derivation
-    stood."""
+    stood (a named tuple: built once per step, read once, never compared)."""
 
     eid: str
     kind: str
@@ -85,8 +83,7 @@ class _Prepared:
     mark: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Started:
+class _Started(NamedTuple):
     """The turn in progress: who acts, its round entry and its start report."""
 
     eid: str
