@@ -3,8 +3,10 @@
 An :class:`Entity` is a frozen value: results hold entities as they were and
 as they are after a ruling, and rules return new entities (``dataclasses.replace``)
 instead of changing them. Inside an engine a working copy may be kept in a
-mutable map of id -> entity (see :mod:`linguo_cli.core.turns`); the values it
-holds stay frozen.
+mutable map of id -> entity (see :mod:`linguo_cli.core.turns`); an engine may
+change in place only copies it made itself and has not handed out (e.g.
+Linguomancy's ``TurnEngine.update``), so every value anyone else holds stays
+as it was.
 
 A ruleset's entity builds on this one (a frozen dataclass subclass adding its
 own fields, e.g. Linguomancy's Flux and action points) and keeps its own JSON

@@ -188,10 +188,23 @@ class Catalog(core.Catalog[ConditionDef]):
     """A condition catalog: its entries in file order. Lookups ignore case
     (:class:`linguo_cli.core.conditions.Catalog`). The combined effects of
     each condition set asked for are kept (``_memo``: the entries are frozen,
-    so a set's effects never change; not part of the value)."""
+    so a set's effects never change; not part of the value), and so is an
+    index of the entries by casefolded name (``_index``)."""
 
     _memo: dict[tuple[tuple[str, ...], bool], Effects] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _index: dict[str, ConditionDef] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def get(self, name: str) -> ConditionDef | None:
+        """The entry called ``name`` (ignoring case), or ``None``: the first
+        entry of that name, as the core catalog's scan finds it, from an index
+        of the casefolded names built at the first lookup."""
+        index = self._index
+        if not index:
+            for c in self.conditions:
+                index.setdefault(c.name.casefold(), c)
+        return index.get(name.casefold())
 
     def note(self, name: str) -> str | None:
         """The plain statement an output must carry when ``name`` has no

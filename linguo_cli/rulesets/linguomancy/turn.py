@@ -102,7 +102,7 @@ def resolve_turns(entities: Mapping[str, Entity], turns: Sequence[Mapping[str, A
     for eid, e in engine.entities.items():
         old = engine.before[eid]
         events = engine.entity_events.get(eid, [])
-        if (e is not old and e != old) or events or eid in actors:
+        if events or eid in actors or (e is not old and e != old):
             touched[eid] = EntityChange(old, e, tuple(events))
     played = Played(tuple(reports), MappingProxyType(touched), engine.log.rules,
                     tuple(engine.log.steps), engine.round, tuple(engine.acted))

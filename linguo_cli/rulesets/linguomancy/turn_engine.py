@@ -30,9 +30,8 @@ I/O; chance only from the given :class:`~linguo_cli.core.dice.DiceSource`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from linguo_cli.core.derivation import Derivation
 from linguo_cli.core.dice import DiceSource
@@ -54,7 +53,6 @@ from linguo_cli.rulesets.linguomancy.turn_results import (
 )
 from linguo_cli.rulesets.linguomancy.turn_rules import (
     MAX_ACTION_COST,
-    STEP_KINDS,
     givers,
     hands_free,
     num,
@@ -72,11 +70,10 @@ Turn = Mapping[str, Any]
 StepInput = Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(NamedTuple):
     """A step about to be played: who acts, its kind, the step, the acting
     entity's action points and movement before it and where the derivation
-    stood."""
+    stood (a named tuple: built once per step, read once, never compared)."""
 
     eid: str
     kind: str
@@ -86,8 +83,7 @@ class _Prepared:
     mark: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Started:
+class _Started(NamedTuple):
     """The turn in progress: who acts, its round entry and its start report."""
 
     eid: str
@@ -290,7 +286,7 @@ class TurnEngine:
         self.log.prefix = f"turn {place.turn} ({eid}), step {place.step}: "
         mark = len(self.log.steps)
         kind = str(step["kind"])
-        if kind not in STEP_KINDS:
+        if kind not in STEPS:  # the same kinds as STEP_KINDS
             raise InputError(Diagnostic("request", self.where("kind"),
                                         f"unknown step kind {kind!r}"))
         e = self.entities[eid]

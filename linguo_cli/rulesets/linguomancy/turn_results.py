@@ -37,6 +37,16 @@ class Remaining:
     flux: int
     reaction_available: bool
 
+    __json_plain__ = True
+
+    def __json__(self) -> dict[str, Any]:
+        """The five values in field order (each already a JSON scalar: whole
+        numbers, a :func:`~linguo_cli.rulesets.linguomancy.model.metres`
+        value, a boolean)."""
+        return {"action_points": self.action_points, "movement": self.movement,
+                "hands_free": self.hands_free, "flux": self.flux,
+                "reaction_available": self.reaction_available}
+
 
 @dataclass(frozen=True, slots=True)
 class StepDetail:

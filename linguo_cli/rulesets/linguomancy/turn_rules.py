@@ -79,9 +79,11 @@ def hands_free(entity: Entity, maintained_costs: Sequence[int]) -> int:
 def remaining(entity: Entity, maintained_costs: Sequence[int]) -> Remaining:
     """The resources left: ``action_points``, ``movement`` (metres),
     ``hands_free``, ``flux``, ``reaction_available``."""
-    return Remaining(entity.action_points, metres(entity.movement),
-                     hands_free(entity, maintained_costs), entity.flux,
-                     entity.reaction_available)
+    free = entity.hand_points - len(entity.held_items) - entity.hands_spent  # hands_free
+    if maintained_costs:
+        free -= sum(maintained_costs)
+    return Remaining(entity.action_points, metres(entity.movement), free if free > 0 else 0,
+                     entity.flux, entity.reaction_available)
 
 
 def move_cost(distance: Fraction, mode: str, terrain: str) -> Fraction:
