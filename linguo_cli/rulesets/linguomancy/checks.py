@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step
-from linguo_cli.core.dice import DiceSource, face_record
+from linguo_cli.core.dice_sources import DiceSource, face_record
 from linguo_cli.core.results import OMIT, Omit, to_plain
 from linguo_cli.core.tests import Comparator, Ladder, Outcome, TestSpec, kept_face_weights
 from linguo_cli.rulesets.linguomancy.d20_model import Degree, Modifier, TestKind

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from linguo_cli.core.derivation import Step
-from linguo_cli.core.dice import DiceSource
+from linguo_cli.core.dice_sources import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, TestResult, resolve_test
 from linguo_cli.rulesets.linguomancy.d20_model import (
