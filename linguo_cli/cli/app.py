@@ -126,9 +126,9 @@ class LinguoGroup(LazyGroup):
         except Exception as exc:  # a bug: still one line, never a traceback
             _failed(ctx, 5, f"internal error: {type(exc).__name__}: {exc}")
         finally:  # state-file locks (io.write.FileLock) end with the command
-            from linguo_cli.io.write import release_locks
-
-            release_locks()
+            write = sys.modules.get("linguo_cli.io.write")  # none held if never imported
+            if write is not None:
+                write.release_locks()
 
     argv: list[str] = []
 

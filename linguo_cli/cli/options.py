@@ -82,7 +82,7 @@ def parse_mods(items: list[str] | None, option: str = "--mod") -> list[dict[str,
 
 def dice_from_options(rolls: str | None, seed: int | None) -> Any:
     """The dice source the options ask for, or ``None`` to use the request's."""
-    from linguo_cli.core.dice import ScriptedDice, SeededDice
+    from linguo_cli.core.dice_sources import ScriptedDice, SeededDice
 
     faces = parse_rolls(rolls)
     if faces is not None and seed is not None:

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from linguo_cli.core.dice_sources import (
     MAX_REROLLS,
@@ -50,6 +50,9 @@ from linguo_cli.core.dice_sources import (
     make_source,
 )
 from linguo_cli.core.errors import Diagnostic, InputError
+
+if TYPE_CHECKING:  # imported where used: a one-off roll never needs it
+    from fractions import Fraction
 
 __all__ = [  # the sources live in dice_sources; this module is the dice API
     "MAX_REROLLS", "DiceSource", "ScriptedDice", "SeededDice", "SystemDice", "face_record",
@@ -303,6 +306,8 @@ class DiceExpression:
             from linguo_cli.core import distribution as dice_exact
 
             return dice_exact.expected_value(self)
+        from fractions import Fraction
+
         total = Fraction(self.constant)
         for t in self.terms:
             total += t.sign * _term_expected(t)
@@ -362,6 +367,8 @@ def _kept(t: DiceTerm) -> int:
 
 
 def _term_expected(t: DiceTerm) -> Fraction:
+    from fractions import Fraction
+
     if t.keep is None or t.keep[1] >= t.count:
         return Fraction(t.count * (t.sides + 1), 2)
     n, k, s = t.count, t.keep[1], t.sides
@@ -402,6 +409,8 @@ def _keep_highest_expected(n: int, k: int, s: int) -> Fraction:
             acc += abs(k - j) * combs[i] * term
             term = term * a // b
         total += (k * sn - acc) if low else (n * a * s ** (n - 1) - acc)
+    from fractions import Fraction
+
     return Fraction(total, sn) + k
 
 

@@ -8,9 +8,12 @@ Every source records the faces it handed out (:attr:`DiceSource.used`).
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from linguo_cli.core.errors import DiceError
+
+if TYPE_CHECKING:
+    import random
 
 #: ``rr``: at most this many rerolls of one die; the last one is drawn among the
 #: faces that stop it, so the distribution stays exactly the conditional one.
@@ -107,6 +110,8 @@ class SeededDice(DiceSource):
     def __init__(self, seed: int) -> None:
         super().__init__()
         self.seed = seed
+        import random  # here: a one-off command with scripted dice never needs it
+
         self._rng = random.Random(seed)
 
     def _draw(self, sides: int) -> int:
@@ -116,11 +121,11 @@ class SeededDice(DiceSource):
         return self._rng.choice(allowed)
 
 
-#: One generator for every :class:`SystemDice`: it keeps no state (each face
-#: reads the operating system's randomness), and creating one seeds a
-#: Mersenne Twister state it never uses, a cost a request that rolls
-#: nothing (odds) would otherwise pay.
-_SYSTEM_RANDOM = random.SystemRandom()
+#: One generator for every :class:`SystemDice` (built with the first): it
+#: keeps no state (each face reads the operating system's randomness), and
+#: creating one seeds a Mersenne Twister state it never uses, a cost a
+#: request that rolls nothing (odds) would otherwise pay.
+_SYSTEM_RANDOM: random.SystemRandom | None = None
 
 
 class SystemDice(DiceSource):
@@ -128,6 +133,11 @@ class SystemDice(DiceSource):
 
     def __init__(self) -> None:
         super().__init__()
+        global _SYSTEM_RANDOM
+        if _SYSTEM_RANDOM is None:
+            import random
+
+            _SYSTEM_RANDOM = random.SystemRandom()
         self._rng = _SYSTEM_RANDOM
 
     def _draw(self, sides: int) -> int:

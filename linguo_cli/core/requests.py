@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from linguo_cli.core import ruleset as rulesets
-from linguo_cli.core.dice import DiceSource
+from linguo_cli.core.dice_sources import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError
 from linguo_cli.core.results import to_plain
 from linguo_cli.core.ruleset import Ruleset

@@ -28,11 +28,13 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linguo_cli.core.dice_sources import make_source
 from linguo_cli.core.errors import Diagnostic, InputError
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 #: The entry-point group rulesets are announced in.
 GROUP = "linguo.rulesets"
@@ -52,6 +54,29 @@ def load_target(target: str) -> Any:
     broken ruleset: an internal error, exit 5)."""
     module, _, name = target.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def package_files(package: str) -> Traversable:
+    """What ``importlib.resources.files(package)`` returns (a ruleset's
+    ``schemas`` and ``suite`` live below it), without importing
+    ``importlib.resources`` (and with it ``zipfile``, ``tempfile``...) for a
+    package in a folder, where it is the folder as a :class:`pathlib.Path`;
+    any other package (in a zip file, without a file) is left to
+    ``importlib.resources``. Raises :class:`ImportError` for no such package."""
+    import sys
+    from importlib.machinery import SourceFileLoader, SourcelessFileLoader
+
+    module = sys.modules.get(package) or importlib.import_module(package)
+    spec = module.__spec__
+    loader = getattr(spec, "loader", None)
+    if isinstance(loader, (SourceFileLoader, SourcelessFileLoader)) and \
+            spec is not None and spec.submodule_search_locations is not None:
+        from pathlib import Path
+
+        return Path(loader.path).parent
+    from importlib import resources
+
+    return resources.files(package)
 
 
 @cache

@@ -87,3 +87,19 @@ def test_hello_declares_rulesets_as_a_list_or_per_ruleset() -> None:
     assert per.kinds == frozenset({"linguomancy/check"})
     assert select.capability_from_hello({"ready": True}).rulesets == ("linguomancy",)
     assert select.capability_from_hello({"rulesets": ["x"]}).rulesets == ()
+
+
+@pytest.mark.parametrize("package", [
+    "linguo_cli.rulesets.linguomancy", "linguo_cli.rulesets.novence_eternal",
+    "linguo_cli.rulesets.ptr2e", "linguo_cli",
+    "tests.fixtures",  # a namespace package: left to importlib.resources
+])
+def test_package_files_is_what_importlib_resources_gives(package: str) -> None:
+    from importlib import resources
+
+    from linguo_cli.core.ruleset import package_files
+
+    found, expected = package_files(package), resources.files(package)
+    assert type(found) is type(expected)
+    assert str(found) == str(expected)
+    assert sorted(p.name for p in found.iterdir()) == sorted(p.name for p in expected.iterdir())

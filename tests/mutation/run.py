@@ -103,6 +103,7 @@ MODULES: dict[str, str] = {
     "abilities": "linguo_cli/rulesets/linguomancy/abilities.py",
     "requests": "linguo_cli/rulesets/linguomancy/requests.py",
     "model": "linguo_cli/rulesets/linguomancy/model.py",
+    "d20_model": "linguo_cli/rulesets/linguomancy/d20_model.py",
 }
 
 _L = "tests/linguomancy/"
@@ -192,6 +193,7 @@ TEST_MAP: dict[str, list[str]] = {
     "requests": [f"{_L}test_mutants_casting.py", f"{_L}test_requests.py",
                  f"{_L}test_cli_options_valid.py"],
     "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
+    "d20_model": [f"{_L}test_model.py", f"{_L}test_requests.py", f"{_L}test_checks.py"],
 }
 
 #: Folders and files copied to the scratch repository for the runs.

@@ -14,10 +14,10 @@ from functools import lru_cache
 from typing import Any
 
 from linguo_cli.core.derivation import Derivation, Step
-from linguo_cli.core.dice import DiceSource, face_record
+from linguo_cli.core.dice_sources import DiceSource, face_record
 from linguo_cli.core.results import OMIT, Omit, to_plain
 from linguo_cli.core.tests import Comparator, Ladder, Outcome, TestSpec, kept_face_weights
-from linguo_cli.rulesets.linguomancy.model import Degree, Modifier, TestKind
+from linguo_cli.rulesets.linguomancy.d20_model import Degree, Modifier, TestKind
 
 #: The degree ladder of rule D4 as data: (lowest margin, degree), best first.
 #: A margin below every row is a critical failure.

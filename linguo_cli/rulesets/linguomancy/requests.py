@@ -13,15 +13,15 @@ from functools import cache
 from typing import Any
 
 from linguo_cli.core.derivation import Step
-from linguo_cli.core.dice import DiceSource
+from linguo_cli.core.dice_sources import DiceSource
 from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 from linguo_cli.rulesets.linguomancy.checks import TestRequest, TestResult, resolve_test
-from linguo_cli.rulesets.linguomancy.model import (
+from linguo_cli.rulesets.linguomancy.d20_model import (
     Modifier,
     TestKind,
     ability_modifier_from_score,
 )
-from linguo_cli.rulesets.linguomancy.model import modifiers_from as modifiers_from
+from linguo_cli.rulesets.linguomancy.d20_model import modifiers_from as modifiers_from
 
 # ---------------------------------------------------------------------------
 # d20 tests

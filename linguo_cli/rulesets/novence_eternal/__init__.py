@@ -34,14 +34,20 @@ Modules import only :mod:`linguo_cli.core` and :mod:`linguo_cli.io` (never
 another ruleset); :mod:`.commands` also ``linguo_cli.cli.options``.
 """
 
-from importlib import resources
-from importlib.abc import Traversable
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 
 def packaged(name: str) -> Traversable:
     """The packaged file ``name`` of Novence Eternal (``schemas/...``,
     ``suite/...``), relative to this package folder."""
-    return resources.files(__name__).joinpath(name)
+    from linguo_cli.core.ruleset import package_files
+
+    return package_files(__name__).joinpath(name)
 
 
 from linguo_cli.rulesets.novence_eternal.ruleset import RULESET  # noqa: E402 - needs packaged

@@ -13,9 +13,7 @@ Announced in ``pyproject.toml`` as
 imports no rule module (handlers are named ``"module:function"``).
 """
 
-from importlib import resources
-
-from linguo_cli.core.ruleset import Ruleset
+from linguo_cli.core.ruleset import Ruleset, package_files
 
 _PKG = "linguo_cli.rulesets.ptr2e"
 
@@ -37,8 +35,8 @@ RULESET = Ruleset(
     handlers=HANDLERS,
     validator=f"{_PKG}.requests:validate_request",
     renderer=f"{_PKG}.render:emit",
-    schemas=resources.files(_PKG).joinpath("schemas"),
-    suite=resources.files(_PKG).joinpath("suite"),
+    schemas=package_files(_PKG).joinpath("schemas"),
+    suite=package_files(_PKG).joinpath("suite"),
     commands=f"{_PKG}.commands:mount",
     aliases=("ptr",),
     options=f"{_PKG}.options:OPTIONS",
