@@ -157,8 +157,24 @@ def _load_catalog(root: Path) -> Catalog:
 
 
 def suite_version(root: Path) -> int | None:
-    """The suite version of EXAMPLES (``None`` if it is missing or broken)."""
-    return load_catalog(root).version
+    """The suite version of EXAMPLES (``None`` if it is missing or broken):
+    ``load_catalog(root).version``, read from EXAMPLES alone (RULES and the
+    JSON-compatibility scan, which never change it, are left to the commands
+    that check the catalogs: about a tenth of ``linguo verify``)."""
+    from linguo_cli.io.read import parse, read_text
+
+    path = _catalog_path(root, "EXAMPLES")
+    if path is None:
+        return None
+    try:
+        _, text = read_text(str(path))
+        doc = parse(text, path.relative_to(root).as_posix())
+    except InputError:
+        return None
+    version = doc.data.get("version")  # (as _load_catalog reads it)
+    if isinstance(version, int) and not isinstance(version, bool) and version >= 1:
+        return version
+    return None
 
 
 

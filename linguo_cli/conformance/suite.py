@@ -275,6 +275,7 @@ def load_suite(root: Path, *, strict: bool = False) -> Suite:
 def _load_suite(root: Path, files: list[Path], strict: bool) -> Suite:
     from linguo_cli.io.document import to_plain
     from linguo_cli.io.read import parse, read_text
+    from linguo_cli.io.schema_fast import plain_json
     from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
     suite = Suite(root)
@@ -293,7 +294,8 @@ def _load_suite(root: Path, files: list[Path], strict: bool) -> Suite:
             suite.broken_files[rel] = diags
             suite.problems.extend(diags)
             continue
-        diags.extend(_non_json_values(name, doc.data, doc.data, []))
+        if not plain_json(doc.data):  # (a tree of plain JSON values has none to report)
+            diags.extend(_non_json_values(name, doc.data, doc.data, []))
         diags.extend(SCHEMAS.errors(doc, "golden-case-file"))
         if not diags:
             seen: dict[str, int] = {}
