@@ -400,3 +400,20 @@ def test_a_selector_after_drop_highest_counts_the_dice_left() -> None:
     expr = parse("4d6dh1")
     assert expr.expected_value() == Fraction(11347, 1296)
     assert (expr.minimum(), expr.maximum()) == (3, 18)
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    # parentheses only where precedence needs them: a lower-precedence left
+    # operand, a right operand of lower or equal precedence, a signed right operand
+    ("1d4*2*3", "1d4*2*3"), ("1d4*(2*3)", "1d4*(2*3)"), ("(1d4+1)*2", "(1d4+1)*2"),
+    ("2*(1d4+1)", "2*(1d4+1)"), ("1d4*2+1", "1d4*2+1"), ("1+1d4*2", "1+1d4*2"),
+    ("1d4*2-(1d6+1)", "1d4*2-(1d6+1)"), ("1d4*2-(1d6*3)", "1d4*2-1d6*3"),
+    ("1d4/(2*1d6)", "1d4/(2*1d6)"), ("1d4*-2", "1d4*(-2)"), ("1d4*-1d6", "1d4*(-1d6)"),
+    ("-(1d4*2)", "-(1d4*2)"), ("-1d4*2", "-1d4*2"), ("(1d4-1d6)*2", "(1d4-1d6)*2"),
+    ("-(-(1d4*2))", "-(-(1d4*2))"), ("(1d4*2)/3", "1d4*2/3"), ("1d4*(2/3)", "1d4*(2/3)"),
+])
+def test_canonical_text_of_a_tree(text: str, canonical: str) -> None:
+    expr = parse(text)
+    assert expr.tree is not None
+    assert expr.text() == canonical
+    assert parse(canonical) == expr
