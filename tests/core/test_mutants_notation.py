@@ -417,3 +417,23 @@ def test_canonical_text_of_a_tree(text: str, canonical: str) -> None:
     assert expr.tree is not None
     assert expr.text() == canonical
     assert parse(canonical) == expr
+
+
+@pytest.mark.parametrize(("base", "times", "text", "expected"), [
+    # E[1d4] = 5/2, E[1d6*2] = 7
+    ("-1d4+2", 1, "-1d4+2+1d6*2", Fraction(13, 2)),
+    ("1d4-3", 2, "1d4-3+1d6*2+1d6*2", Fraction(27, 2)),
+    ("5", 1, "5+1d6*2", Fraction(12)),
+    ("1d4", 0, "1d4", Fraction(5, 2)),
+    ("1d4+1d6", 1, "1d4+1d6+1d6*2", Fraction(13)),
+    ("-1d4-1d6", 1, "-1d4+(-1d6)+1d6*2", Fraction(1)),
+])
+def test_added_copies_of_a_tree_after_a_flat_base(base: str, times: int, text: str,
+                                                   expected: Fraction) -> None:
+    from linguo_cli.core.dice import added
+
+    expr = added(parse(base), parse("1d6*2"), times)
+    assert expr.tree is not None and expr.constant == 0
+    assert expr.text() == text
+    assert expr.expected_value() == expected
+    assert len(expr.terms) == len(parse(base).terms) + times
