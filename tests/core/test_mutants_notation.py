@@ -415,8 +415,14 @@ def test_a_selector_after_drop_highest_counts_the_dice_left() -> None:
 def test_canonical_text_of_a_tree(text: str, canonical: str) -> None:
     expr = parse(text)
     assert expr.tree is not None
+    assert expr.constant == 0  # DiceExpression: with a tree, constant is 0
     assert expr.text() == canonical
     assert parse(canonical) == expr
+
+
+def test_a_doubled_tree_equals_the_tree_written_doubled() -> None:
+    assert parse("(1d4+1)*2").doubled() == parse("(1d4+1d4+1)*2")
+    assert parse("(2d6+1)/1d2").doubled() == parse("(2d6+2d6+1)/1d2")
 
 
 @pytest.mark.parametrize(("base", "times", "text", "expected"), [
