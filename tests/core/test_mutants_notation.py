@@ -430,6 +430,7 @@ def test_a_doubled_tree_equals_the_tree_written_doubled() -> None:
     ("-1d4+2", 1, "-1d4+2+1d6*2", Fraction(13, 2)),
     ("1d4-3", 2, "1d4-3+1d6*2+1d6*2", Fraction(27, 2)),
     ("5", 1, "5+1d6*2", Fraction(12)),
+    ("1d4+1", 1, "1d4+1+1d6*2", Fraction(21, 2)),
     ("1d4", 0, "1d4", Fraction(5, 2)),
     ("1d4+1d6", 1, "1d4+1d6+1d6*2", Fraction(13)),
     ("-1d4-1d6", 1, "-1d4+(-1d6)+1d6*2", Fraction(1)),
