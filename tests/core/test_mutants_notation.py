@@ -351,7 +351,7 @@ def test_a_number_of_nine_digits_is_read(text: str, value: int) -> None:
     ("1d999999999", "dice sides must be 1..1000, got 999999999"),
 ])
 def test_a_number_of_ten_digits_is_refused_whatever_its_value(text: str, words: str) -> None:
-    _refused_with(text, words)
+    assert _refused_with(text, words).endswith(words)
 
 
 def test_a_sign_gives_its_level_back_after_its_operand() -> None:
@@ -380,3 +380,67 @@ def test_strict_comparisons_do_not_match_their_own_face() -> None:
     src = ScriptedDice([5, 2])
     assert roll(parse("1d6e>4"), src).total == 7
     src.finish()
+
+
+@pytest.mark.parametrize(("text", "window"), [
+    # the kept ranks [low, high) of the dice sorted ascending
+    ("4d6kh3", (1, 4)), ("4d6kl3", (0, 3)), ("4d6dh1", (0, 3)), ("4d6dl1", (1, 4)),
+    ("5d6kh4kl2", (1, 3)), ("5d6dh1dl1", (1, 4)), ("6d6dl1dh2kh2", (2, 4)),
+])
+def test_the_kept_window_of_each_selector(text: str, window: tuple[int, int]) -> None:
+    term = parse(text).terms[0]
+    assert term.window() == window
+    assert term.kept_count() == window[1] - window[0]
+
+
+def test_a_selector_after_drop_highest_counts_the_dice_left() -> None:
+    assert parse("4d6dh1kh3").terms[0].kept_count() == 3
+    _refused_with("4d6dh1kh4", "keep count must be 1..3 for 3 dice, got 4")
+    # dh1 of 4d6 keeps the 3 lowest: 3 x 7 - E[3 highest of 4d6] = 21 - 15869/1296.
+    expr = parse("4d6dh1")
+    assert expr.expected_value() == Fraction(11347, 1296)
+    assert (expr.minimum(), expr.maximum()) == (3, 18)
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    # parentheses only where precedence needs them: a lower-precedence left
+    # operand, a right operand of lower or equal precedence, a signed right operand
+    ("1d4*2*3", "1d4*2*3"), ("1d4*(2*3)", "1d4*(2*3)"), ("(1d4+1)*2", "(1d4+1)*2"),
+    ("2*(1d4+1)", "2*(1d4+1)"), ("1d4*2+1", "1d4*2+1"), ("1+1d4*2", "1+1d4*2"),
+    ("1d4*2-(1d6+1)", "1d4*2-(1d6+1)"), ("1d4*2-(1d6*3)", "1d4*2-1d6*3"),
+    ("1d4/(2*1d6)", "1d4/(2*1d6)"), ("1d4*-2", "1d4*(-2)"), ("1d4*-1d6", "1d4*(-1d6)"),
+    ("-(1d4*2)", "-(1d4*2)"), ("-1d4*2", "-1d4*2"), ("(1d4-1d6)*2", "(1d4-1d6)*2"),
+    ("-(-(1d4*2))", "-(-(1d4*2))"), ("(1d4*2)/3", "1d4*2/3"), ("1d4*(2/3)", "1d4*(2/3)"),
+])
+def test_canonical_text_of_a_tree(text: str, canonical: str) -> None:
+    expr = parse(text)
+    assert expr.tree is not None
+    assert expr.constant == 0  # DiceExpression: with a tree, constant is 0
+    assert expr.text() == canonical
+    assert parse(canonical) == expr
+
+
+def test_a_doubled_tree_equals_the_tree_written_doubled() -> None:
+    assert parse("(1d4+1)*2").doubled() == parse("(1d4+1d4+1)*2")
+    assert parse("(2d6+1)/1d2").doubled() == parse("(2d6+2d6+1)/1d2")
+
+
+@pytest.mark.parametrize(("base", "times", "text", "expected"), [
+    # E[1d4] = 5/2, E[1d6*2] = 7
+    ("-1d4+2", 1, "-1d4+2+1d6*2", Fraction(13, 2)),
+    ("1d4-3", 2, "1d4-3+1d6*2+1d6*2", Fraction(27, 2)),
+    ("5", 1, "5+1d6*2", Fraction(12)),
+    ("1d4+1", 1, "1d4+1+1d6*2", Fraction(21, 2)),
+    ("1d4", 0, "1d4", Fraction(5, 2)),
+    ("1d4+1d6", 1, "1d4+1d6+1d6*2", Fraction(13)),
+    ("-1d4-1d6", 1, "-1d4+(-1d6)+1d6*2", Fraction(1)),
+])
+def test_added_copies_of_a_tree_after_a_flat_base(base: str, times: int, text: str,
+                                                   expected: Fraction) -> None:
+    from linguo_cli.core.dice import added
+
+    expr = added(parse(base), parse("1d6*2"), times)
+    assert expr.tree is not None and expr.constant == 0
+    assert expr.text() == text
+    assert expr.expected_value() == expected
+    assert len(expr.terms) == len(parse(base).terms) + times
