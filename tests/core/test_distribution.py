@@ -87,5 +87,64 @@ def test_a_die_exploding_on_1_by_hand() -> None:
     assert distribution.truncated_mass(expr) == Fraction(1, 6) ** 21
     # Smallest: a 2 (a 1 explodes into at least 1 + 1); largest: twenty 1s and a 6.
     assert distribution.bounds(expr) == (2, 26)
+    # 1d6rr1e>1: the base is 2..6 and explodes; an extra 1 stops the chain, so the
+    # smallest is 2 + 1; the largest is twenty-one 6s.
+    assert distribution.bounds(parse("1d6rr1e>1")) == (3, 126)
     # 2d4e<2 (a face below 2, i.e. 1, explodes): per die 5/2 + 1/4 x (5/2) / (3/4) = 10/3.
     assert distribution.expected_value(parse("2d4e<2")) == Fraction(20, 3)
+
+
+# ---------------------------------------------------------------------------
+# The work of whole expressions, counted by hand; each is computed with
+# MAX_WORK set to exactly its work and refused with one step less.
+
+
+def _work_is(text: str, work: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    expr = parse(text)
+    monkeypatch.setattr(distribution, "MAX_WORK", work)
+    assert sum(distribution.distribution(expr).values()) == 1
+    monkeypatch.setattr(distribution, "MAX_WORK", work - 1)
+    with pytest.raises(InputError, match="MAX_WORK"):
+        distribution.distribution(expr)
+
+
+def test_work_of_an_exploding_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1d2e2: the chain of 20 extra faces grows by one value per round, 19 rounds
+    # of 2 x (2, 3, ..., 20) = 418; the die's 2 x 21 = 42 (base values x chain
+    # values); its 22 values convolved into the term (22) and the expression (22).
+    _work_is("1d2e2", 418 + 42 + 22 + 22, monkeypatch)
+
+
+def test_work_of_a_keep_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 3d2dl1: values 2 then 1, each 4 x states x (3 + 1): 4 x 1 x 4 + 4 x 2 x 4
+    # (after the 2s: none placed yet, or one 2 placed); its 3 sums (2, 3, 4) convolved
+    # into the expression: 3.
+    _work_is("3d2dl1", 16 + 32 + 3, monkeypatch)
+
+
+def test_work_of_a_product_of_big_totals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 50d6mi2 (a die of 5 values, 2..6): the i-th die convolved into 4i+1 sums
+    # (1 for i = 0): 5 x (1 + 5 + 9 + ... + 197) = 24,750 per term, totals
+    # below 2^256. The product: 201 x 201 pairs on 6^100 ways (259 bits: twice).
+    _work_is("(50d6mi2)*(50d6mi2)", 2 * 24_750 + 2 * 201 * 201, monkeypatch)
+
+
+def test_bounds_of_a_subtracted_term_whose_die_does_not_start_at_1() -> None:
+    # -2d6mi3: each die 3..6, two subtracted: -12..-6; plus 1d4: -11..-2.
+    expr = parse("1d4-2d6mi3")
+    assert distribution.bounds(expr) == (-11, -2)
+    assert (expr.minimum(), expr.maximum()) == (-11, -2)
+    dist = distribution.expression_distribution(expr)
+    assert (min(dist), max(dist)) == (-11, -2)
+
+
+@pytest.mark.parametrize(("text", "what", "work"), [
+    ("53d356", "53d356", 53 * 53 * 356),                         # count^2 x sides
+    ("177d2kh53", "177d2kh53", 2 * (53 + 2 * 53 * 52 // 2) * 178),  # sides x pairs x (count+1)
+    ("1d101+10d991", "this dice expression", 101 * 9_901),      # outcomes x outcomes
+])
+def test_a_refused_plain_expression_states_its_work(text: str, what: str, work: int) -> None:
+    with pytest.raises(InputError) as info:
+        distribution.expression_distribution(parse(text))
+    assert info.value.diagnostics[0].message == (
+        f"{what} is too large to compute exactly (about {work:,} steps; the limit is 1,000,000)")
