@@ -44,8 +44,9 @@ from linguo_cli.core.errors import Diagnostic, InputError, RulesError
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where the player is: ``turn`` (1-based, in play order) and ``step``
-    (1-based within the turn; ``None`` at the turn's start and end)."""
+    """Where the player is: ``turn`` (1-based, in play order; 0 before the
+    first turn) and ``step`` (1-based within the turn; ``None`` at the turn's
+    start and end)."""
 
     turn: int = 0
     step: int | None = None

@@ -168,3 +168,12 @@ def test_placing_helpers() -> None:
     placed = place_input_error(err, place)
     assert [d.message for d in placed.diagnostics] == ["turn 3, step 2: kept",
                                                        "turn 3, step 2: m"]
+
+
+def test_before_the_first_turn_the_player_is_at_turn_0() -> None:
+    toy = Toy(ENTITIES, ScriptedDice([5]))
+    player = TurnPlayer(toy, OncePerRound())
+    assert player.place == Place(0, None)
+    assert player.illegal("X1", "too early").message == "turn 0: too early [rule X1]"
+    player.play([{"who": "a", "steps": [{"kind": "hit", "target": "b"}]}])
+    assert player.place == Place(1, None)  # back at the turn, after its last step
