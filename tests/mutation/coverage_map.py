@@ -10,6 +10,7 @@ combined; the data is kept in ``.mutation/coverage`` and reused until
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -55,17 +56,20 @@ def build(root: Path, work: Path, tests: list[str], jobs: int) -> float:
         [sys.executable, "-m", "coverage", "run", f"--rcfile={rc}", f"--data-file={part}",
          "-m", "pytest", "-q", "-p", "no:cacheprovider", *share],
         cwd=root, stdout=subprocess.DEVNULL) for share, part in zip(shares, parts, strict=True)]
+    cpu = 0.0
     for p in procs:
-        p.wait()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        cpu += usage.ru_utime + usage.ru_stime
     data_file = work / "coverage"
     data_file.unlink(missing_ok=True)
     subprocess.run([sys.executable, "-m", "coverage", "combine", f"--rcfile={rc}",  # noqa: S603
                     f"--data-file={data_file}", *map(str, parts)], cwd=root, check=True,
                    stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
-    (work / "coverage.json").write_text(json.dumps({"tests": tests, "seconds": seconds}),
-                                        encoding="utf-8")
-    print(f"per-test coverage collected in {seconds:.0f} s", flush=True)
+    (work / "coverage.json").write_text(
+        json.dumps({"tests": tests, "seconds": seconds, "cpu": cpu}), encoding="utf-8")
+    print(f"per-test coverage collected in {seconds:.0f} s (CPU {cpu:.0f} s)", flush=True)
     return seconds
 
 

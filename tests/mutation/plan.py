@@ -60,8 +60,8 @@ class Planner:
         self.args = args
         self.mods: dict[str, _Module] = {}
         self._reports = {n: ModuleReport(n) for n in names}
-        self.spent: dict[str, float] = {}  # mutant id -> seconds of its earlier runs
-        self.forked: dict[str, tuple[str, float]] = {}  # --compare: forked verdict, seconds
+        self.spent: dict[str, tuple[float, float]] = {}  # id -> seconds, CPU of earlier runs
+        self.forked: dict[str, tuple[str, float]] = {}  # --compare: forked verdict, CPU s
         self.compare_rows: list[tuple[str, str, float, str, float]] = []
         wanted = set(filter(None, args.mutants.split(",")))
         for n in names:
@@ -128,28 +128,29 @@ class Planner:
             return self._after_baseline(mod, result)
         assert job.mutant is not None
         m = job.mutant
-        spent = self.spent.pop(m.id, 0.0) + result.seconds
+        secs, cpu = self.spent.pop(m.id, (0.0, 0.0))
+        spent = (secs + result.seconds, cpu + result.cpu)
         if result.unsound:
             print(f"  {m.id}: swap unsound ({result.unsound}); isolated", flush=True)
             self.spent[m.id] = spent
             return [self._job(mod, m, True, "unsound")]
         status = self._status(mod, m, result)
         if self.args.compare and not job.isolated:
-            self.forked[m.id] = (status, result.seconds)
+            self.forked[m.id] = (status, result.cpu)
             self.spent[m.id] = spent
             return [self._job(mod, m, True, "compare")]
         if self.args.compare:
             fork_status, fork_secs = self.forked.pop(m.id, ("-", 0.0))
-            self.compare_rows.append((m.id, fork_status, fork_secs, status, result.seconds))
+            self.compare_rows.append((m.id, fork_status, fork_secs, status, result.cpu))
         elif (not job.isolated and result.passed and not self.args.no_confirm):
             self.spent[m.id] = spent
             return [self._job(mod, m, True, "confirm")]
         path = ("isolated" + (f" ({job.tag})" if job.tag else "")) if job.isolated else "forked"
         line = mod.source.splitlines()[m.line - 1].strip()
-        self._reports[mod.name].add(Outcome(m.id, status, spent, line, path))
+        self._reports[mod.name].add(Outcome(m.id, status, spent[0], line, path, spent[1]))
         if self.args.verbose:
-            print(f"  {m.id:<32} {status:<9} {spent:6.1f} s  {path:<20} {line[:50]}",
-                  flush=True)
+            print(f"  {m.id:<32} {status:<9} {spent[0]:6.1f} s {spent[1]:5.1f} CPU s  "
+                  f"{path:<20} {line[:40]}", flush=True)
         return []
 
     def _status(self, mod: _Module, m: Mutant, result: Result) -> str:
@@ -183,11 +184,11 @@ class Planner:
         iso_t = sum(r[4] for r in self.compare_rows)
         n = len(self.compare_rows)
         print(f"\ncompare: {n} mutants, same verdict forked and isolated: {len(same)}; "
-              f"per mutant forked {fork_t / n:.2f} s, isolated {iso_t / n:.2f} s")
+              f"CPU per mutant forked {fork_t / n:.2f} s, isolated {iso_t / n:.2f} s")
         for mid, fs, ft, iso, it in self.compare_rows:
             if _verdict(fs) != _verdict(iso):
-                print(f"  differs: {mid:<32} forked {fs} ({ft:.1f} s), isolated {iso} "
-                      f"({it:.1f} s)")
+                print(f"  differs: {mid:<32} forked {fs} ({ft:.1f} CPU s), isolated {iso} "
+                      f"({it:.1f} CPU s)")
 
 
 def _verdict(status: str) -> str:

@@ -19,12 +19,13 @@ class Outcome:
     seconds: float
     line: str = ""
     path: str = ""
+    cpu: float = 0.0
 
 
 @dataclass
 class ModuleReport:
     """Counts of one module; ``seconds`` sums its runs (job time, not wall
-    time: with ``--jobs 2`` two run at once)."""
+    time: with ``--jobs 2`` two run at once), ``cpu`` their CPU seconds."""
 
     module: str
     mutants: int = 0
@@ -32,6 +33,7 @@ class ModuleReport:
     killed: int = 0
     survived: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0
     outcomes: list[Outcome] = field(default_factory=list)
 
     @property
@@ -42,6 +44,7 @@ class ModuleReport:
     def add(self, outcome: Outcome) -> None:
         self.outcomes.append(outcome)
         self.seconds += outcome.seconds
+        self.cpu += outcome.cpu
         if outcome.status == "equivalent":
             self.equivalent += 1
         elif outcome.status in ("killed", "timeout"):
@@ -55,16 +58,19 @@ def _minutes(seconds: float) -> str:
     return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
-def print_report(reports: list[ModuleReport], wall: float) -> None:
-    """The table (one row a module), then every surviving mutant."""
+def print_report(reports: list[ModuleReport], wall: float, cpu: float) -> None:
+    """The table (one row a module), then every surviving mutant; ``wall``
+    and ``cpu``: the whole run's seconds (CPU of this process and all its
+    children, coverage map included)."""
     print()
     print(f"{'module':<16} {'mutants':>7} {'equiv.':>6} {'killed':>6} {'survived':>8} "
-          f"{'kill rate':>9} {'job time':>12}")
+          f"{'kill rate':>9} {'job time':>12} {'CPU':>12}")
     for r in reports:
         print(f"{r.module:<16} {r.mutants:>7} {r.equivalent:>6} {r.killed:>6} "
-              f"{r.survived:>8} {r.rate:>8.1f}% {_minutes(r.seconds):>12}")
+              f"{r.survived:>8} {r.rate:>8.1f}% {_minutes(r.seconds):>12} "
+              f"{_minutes(r.cpu):>12}")
     total = sum(r.mutants for r in reports)
-    print(f"{total} mutants, wall time {_minutes(wall)}")
+    print(f"{total} mutants, wall time {_minutes(wall)}, CPU time {_minutes(cpu)}")
     for r in reports:
         left = [o for o in r.outcomes if o.status in ("survived", "uncovered")]
         if left:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -117,6 +118,13 @@ def _scratch_copies(base: Path, n: int) -> list[Path]:
     return out
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its waited-for children."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -134,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
     os.chdir(ROOT)
     os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
+    start, cpu0 = time.perf_counter(), _cpu()
     equivalent = load_equivalent(EQUIVALENT_FILE)
     for bad in equivalent.bad:
         print(f"equivalent.txt: not an id line, ignored: {bad}", flush=True)
@@ -141,7 +150,6 @@ def main(argv: list[str] | None = None) -> int:
         ROOT, WORK, args.fresh, args.coverage_tests.split(), args.jobs)
     if cover is None:
         print("tests selected by TEST_MAP (--no-coverage, or no coverage package)", flush=True)
-    start = time.perf_counter()
     planner = Planner(ROOT, names, cover, equivalent, TEST_MAP, args)
     with tempfile.TemporaryDirectory(prefix="linguo-mutation-") as tmp:
         scratches = _scratch_copies(Path(tmp), max(1, args.jobs))
@@ -152,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
         Pool(scratches).run(planner.baselines(), planner.on_done)
     reports = planner.reports()
-    print_report(reports, time.perf_counter() - start)
+    print_report(reports, time.perf_counter() - start, _cpu() - cpu0)
     planner.print_compare()
     if args.json:
         write_json(Path(args.json), reports)

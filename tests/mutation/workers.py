@@ -75,6 +75,7 @@ class Result:
     failed: list[str] = field(default_factory=list)
     unsound: str = ""
     step: int = 0
+    cpu: float = 0.0  # CPU seconds (user + system) of the run's processes
 
 
 class _Recorder:
@@ -99,7 +100,11 @@ def _args(step: Step, baseline: bool, basetemp: Path) -> list[str]:
 
 @contextlib.contextmanager
 def _quiet() -> Iterable[None]:
-    """Silence fd 1 and 2 (pytest's own output) for the block."""
+    """Silence fd 1 and 2 (pytest's own output) for the block (not when
+    ``LINGUO_MUTATION_DEBUG`` is set: then a child's pytest output shows)."""
+    if os.environ.get("LINGUO_MUTATION_DEBUG"):
+        yield
+        return
     saved = [os.dup(1), os.dup(2)]
     null = os.open(os.devnull, os.O_WRONLY)
     try:
@@ -132,6 +137,7 @@ def _child(job: Job, scratch: Path, out: Path, basetemp: Path) -> None:
     import pytest
 
     os.setpgid(0, 0)
+    basetemp.mkdir(parents=True, exist_ok=True)  # pytest makes the last folder only
     result: dict[str, Any] = {"passed": True, "failed": [], "unsound": "", "step": 0}
     try:
         os.environ["PYTHONPATH"] = str(scratch)
@@ -171,6 +177,7 @@ class _Running:
     proc: subprocess.Popen[bytes] | None = None
     step: int = 0
     out: Path = Path()
+    cpu: float = 0.0
 
 
 class Pool:
@@ -235,14 +242,20 @@ class Pool:
 
     def _poll(self, r: _Running) -> Result | None:
         now = time.perf_counter()
+        pid = r.proc.pid if r.proc is not None else r.pid
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done == 0:
+            if now < r.deadline:
+                return None
+            _kill_group(pid)
+            _, status, usage = os.wait4(pid, 0)
+            r.cpu += usage.ru_utime + usage.ru_stime
+            if r.proc is not None:
+                r.proc.returncode = -9
+            return Result(False, True, now - r.start, step=r.step, cpu=r.cpu)
+        r.cpu += usage.ru_utime + usage.ru_stime
         if r.proc is not None:
-            code = r.proc.poll()
-            if code is None:
-                if now < r.deadline:
-                    return None
-                _kill_group(r.proc.pid)
-                r.proc.wait()
-                return Result(False, True, now - r.start, step=r.step)
+            code = r.proc.returncode = os.waitstatus_to_exitcode(status)
             if code == 0 and r.step + 1 < len(r.job.steps):
                 r.step += 1
                 self._spawn(r)
@@ -250,20 +263,13 @@ class Pool:
             failed = [line[len("FAILED "):].split(" - ")[0].strip()
                       for line in r.out.read_text(errors="replace").splitlines()
                       if line.startswith("FAILED ")]
-            return Result(code == 0, False, now - r.start, failed, step=r.step)
-        pid, _status = os.waitpid(r.pid, os.WNOHANG)
-        if pid == 0:
-            if now < r.deadline:
-                return None
-            _kill_group(r.pid)
-            os.waitpid(r.pid, 0)
-            return Result(False, True, now - r.start)
+            return Result(code == 0, False, now - r.start, failed, step=r.step, cpu=r.cpu)
         try:
             data = json.loads(r.out.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {"passed": False, "failed": ["<child died>"], "unsound": "", "step": 0}
         return Result(data["passed"], False, now - r.start, data["failed"], data["unsound"],
-                      data["step"])
+                      data["step"], r.cpu)
 
     def _restore(self, r: _Running) -> None:
         (self.scratches[r.slot] / r.job.rel).write_text(r.job.source, encoding="utf-8")
