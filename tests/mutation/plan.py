@@ -146,6 +146,9 @@ class Planner:
             self.spent[m.id] = spent
             return [self._job(mod, m, True, "confirm")]
         path = ("isolated" + (f" ({job.tag})" if job.tag else "")) if job.isolated else "forked"
+        if job.tag == "confirm" and not result.passed:
+            print(f"  {m.id}: survived forked but killed isolated (a stale import-time "
+                  "value or a test the swap does not reach)", flush=True)
         line = mod.source.splitlines()[m.line - 1].strip()
         self._reports[mod.name].add(Outcome(m.id, status, spent[0], line, path, spent[1]))
         if self.args.verbose:
