@@ -112,6 +112,7 @@ _L = "tests/linguomancy/"
 TEST_MAP: dict[str, list[str]] = {
     "checks": [
         "tests/linguomancy/test_checks.py",
+        "tests/linguomancy/test_mutants_checks.py",
         "tests/linguomancy/test_cli.py",
         "tests/conformance/test_golden.py",
     ],
@@ -128,6 +129,7 @@ TEST_MAP: dict[str, list[str]] = {
     ],
     "damage": [
         "tests/linguomancy/test_damage.py",
+        "tests/linguomancy/test_mutants_damage.py",
         "tests/linguomancy/test_damage_cli.py",
         "tests/linguomancy/test_mutants_branches.py",
         "tests/conformance/test_golden.py",
