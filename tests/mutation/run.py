@@ -183,7 +183,7 @@ TEST_MAP: dict[str, list[str]] = {
     "turn_steps": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
     "turn_actions": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
     "turn_rules": [f"{_L}test_turn.py", f"{_L}test_turn_log.py", f"{_L}test_turn_cli.py"],
-    "rest": [f"{_L}test_rest.py", f"{_L}test_rest_cli.py"],
+    "rest": [f"{_L}test_rest.py", f"{_L}test_mutants_rest.py", f"{_L}test_rest_cli.py"],
     "abilities": [f"{_L}test_model.py", f"{_L}test_rev2_cast.py", f"{_L}test_turn.py"],
     "requests": [f"{_L}test_requests.py", f"{_L}test_cli_options_valid.py"],
     "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
