@@ -15,7 +15,7 @@ import pytest
 from linguo_cli.core import requests
 from linguo_cli.core.errors import InputError, RulesError
 from linguo_cli.io.document import Document
-from linguo_cli.rulesets.linguomancy import idioms
+from linguo_cli.rulesets.linguomancy import abilities, idioms
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
 
 from ..conftest import run_cli
@@ -280,6 +280,31 @@ def test_tick_multiplies_only_potential_or_cohesion(kind: str, ability: str, ok:
     else:
         err = refused(ents, name, rolls, targets=["gob"], idioms=hurl_with(kind, ability))
         assert err.rule == "T4"
+
+
+def test_the_multiplied_ability_defaults_to_potential_and_cohesion_for_healing() -> None:
+    # T4: a damage tick multiplies Potential; T7: a healing tick Cohesion.
+    assert abilities.multiplied_ability() == "potential"
+    assert abilities.multiplied_ability(healing=True) == "cohesion"
+    assert abilities.check_multiplied(None) == "potential"
+    assert abilities.check_multiplied(None, healing=True) == "cohesion"
+    # Names compare case-insensitively.
+    assert abilities.check_multiplied("Potential") == "potential"
+    assert abilities.check_multiplied("COHESION", healing=True) == "cohesion"
+
+
+@pytest.mark.parametrize(("healing", "name", "what", "allowed"), [
+    (False, "strength", "damage", "Potential"), (True, "potential", "healing", "Cohesion"),
+])
+def test_another_ability_to_multiply_is_a_t4_violation(healing: bool, name: str, what: str,
+                                                       allowed: str) -> None:
+    with pytest.raises(RulesError) as info:
+        abilities.check_multiplied(name, healing=healing, field="damage.ability")
+    assert info.value.rule == "T4"
+    assert info.value.message.startswith(
+        f"damage.ability: a {what} tick multiplies only {allowed}, not {name!r}")
+    assert info.value.details == {"field": "damage.ability", "ability": name,
+                                  "allowed": allowed.lower()}
 
 
 # ---------------------------------------------------------------------------
