@@ -236,3 +236,14 @@ def test_rr_rerolls_a_die_twenty_times_at_most() -> None:
         roll(parse("1d6rr1"), ScriptedDice([1] * 21 + [4]))
     assert "last reroll allowed (20)" in info.value.message
     assert "one of 2, 3, 4, 5, 6" in info.value.message
+
+
+def test_the_last_rr_reroll_may_show_any_face_that_stops_it() -> None:
+    # 1d6rr>2: faces 3..6 are rerolled, 1 and 2 stop the die; the 20th reroll
+    # may show either of them, face 1 included.
+    src = ScriptedDice([6] * 20 + [1])
+    assert roll(parse("1d6rr>2"), src).total == 1
+    src.finish()
+    with pytest.raises(DiceError) as info:
+        roll(parse("1d6rr>2"), ScriptedDice([6] * 21))
+    assert "must stop it: one of 1, 2" in info.value.message
