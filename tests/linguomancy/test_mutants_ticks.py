@@ -15,8 +15,9 @@ from fractions import Fraction
 
 import pytest
 
-from linguo_cli.core.dice import parse
+from linguo_cli.core.dice import ScriptedDice, parse
 from linguo_cli.core.errors import InputError
+from linguo_cli.core.results import to_plain
 from linguo_cli.rulesets.linguomancy import ticks
 
 SIDES = (4, 6, 8, 10, 12, 20)
@@ -49,7 +50,7 @@ def test_the_nonconformity_names_its_table(healing: bool, what: str) -> None:
         f"has expected value 9, outside the Low {what} tick's range 4-8")
 
 
-def _oracle(tick: ticks.Tick) -> list[str]:
+def _oracle(tick: ticks.Tick) -> list[tuple[str, int, int]]:
     assert tick.min is not None
     lo2 = 2 * tick.min
     top = 2 * tick.max if tick.max is not None else 4 * tick.min
@@ -65,7 +66,9 @@ def _oracle(tick: ticks.Tick) -> list[str]:
                 found.append((dice2 + 2 * c, n1, s1, n2, s2, c))
     found.sort(key=lambda k: (abs(k[0] - target2), 1 if k[3] else 0, k[1] + k[3], k[5],
                               -k[2], -k[4]))
-    return [f"{n1}d{s1}" + (f"+{n2}d{s2}" if n2 else "") + (f"+{c}" if c else "")
+    # (notation, minimum, maximum) of each suggestion.
+    return [(f"{n1}d{s1}" + (f"+{n2}d{s2}" if n2 else "") + (f"+{c}" if c else ""),
+             n1 + n2 + c, n1 * s1 + n2 * s2 + c)
             for _, n1, s1, n2, s2, c in found]
 
 
@@ -81,5 +84,39 @@ def test_every_candidate_in_order(name: str, healing: bool) -> None:
     tick = ticks.get_tick(name, healing=healing)
     every = _oracle(tick)
     got = ticks.suggest_dice(tick, limit=10**6)
-    assert [s.expression.text() for s in got.dice] == every
-    assert [s.expression.text() for s in ticks.suggest_dice(tick).dice] == every[:10]
+    assert [(s.expression.text(), s.expression.minimum(), s.expression.maximum())
+            for s in got.dice] == every
+    # Each suggestion's expression has the expected value it is listed with.
+    assert all(s.expression.expected_value() == s.expected_value for s in got.dice)
+    assert [s.expression.text() for s in ticks.suggest_dice(tick).dice] == [
+        text for text, _, _ in every[:10]]
+
+
+def _ticks(**request: object) -> dict[str, object]:
+    out: dict[str, object] = to_plain(ticks.resolve_ticks_request(request, ScriptedDice([])))
+    return out
+
+
+def _notes(r: dict[str, object]) -> list[tuple[str, str]]:
+    steps = r["explanation"]
+    assert isinstance(steps, list)
+    return [(s["rule"], s["text"]) for s in steps]
+
+
+def test_the_ticks_a_formula_conforms_to_are_listed_or_none() -> None:
+    # T1/T2: 1d4 (5/2) conforms to Tiny (1-4) in both tables; 6 has no die.
+    notes = _notes(_ticks(dice="1d4"))
+    assert ("T1", "damage ticks: Tiny (1-4)") in notes
+    assert ("T2", "healing ticks: Tiny (1-4)") in notes
+    notes = _notes(_ticks(dice="6"))
+    assert ("T1", "damage ticks: none") in notes and ("T2", "healing ticks: none") in notes
+
+
+@pytest.mark.parametrize(("healing", "what", "rule"), [(False, "damage", "T1"),
+                                                       (True, "healing", "T2")])
+def test_checking_and_suggesting_name_the_table(healing: bool, what: str, rule: str) -> None:
+    r = _ticks(dice="2d4", tick="low", healing=healing)
+    assert ("T3", f"conforms to the Low {what} tick (4-8)") in _notes(r)
+    r = _ticks(suggest="low", healing=healing)
+    assert r["rules"] == [rule, "T3"]
+    assert _notes(r)[0] == (rule, f"Low {what} tick: range 4-8, multiplier 1")
