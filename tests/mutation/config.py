@@ -61,6 +61,7 @@ TEST_MAP: dict[str, list[str]] = {
     ],
     "ticks": [
         "tests/linguomancy/test_ticks_cli.py",
+        "tests/linguomancy/test_mutants_ticks.py",
         "tests/linguomancy/test_mutants_branches.py",
         "tests/conformance/test_golden.py",
     ],
