@@ -27,9 +27,9 @@ How it works:
 3. **Run** (:mod:`tests.mutation.workers`): forked from this process, which
    has imported the tests once; the child swaps the mutated module in
    (:mod:`tests.mutation.swap`) and runs ``pytest.main`` in process. A
-   mutant the swap cannot take faithfully, and (unless ``--no-confirm``)
-   every mutant that survives, runs again *isolated*: a fresh pytest process
-   over a copy of the tree holding the mutated file; that verdict stands.
+   mutant the swap cannot take faithfully, and (with ``--confirm``) every
+   mutant that survives, runs again *isolated*: a fresh pytest process over
+   a copy of the tree holding the mutated file; that verdict stands.
    ``--isolated`` runs every mutant that way. ``--jobs N`` runs N at once.
    Each module's unmutated source must first pass its tests (the baseline;
    tests failing already are deselected and shown). A failing test or a
@@ -86,8 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
     p.add_argument("--isolated", action="store_true",
                    help="a fresh pytest process per mutant (no fork server)")
-    p.add_argument("--no-confirm", action="store_true",
-                   help="do not re-run forked survivors isolated")
+    p.add_argument("--confirm", action="store_true",
+                   help="re-run each forked survivor isolated (its verdict stands)")
     p.add_argument("--compare", action="store_true",
                    help="run each mutant forked and isolated; report differing verdicts")
     p.add_argument("--no-coverage", action="store_true", help="select tests by TEST_MAP only")
