@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_up(planner.test_files())
             print(f"fork server warm: tests imported in {time.perf_counter() - t0:.1f} s",
                   flush=True)
-        Pool(scratches).run(planner.baselines(), planner.on_done)
+        Pool(scratches, Path(tmp)).run(planner.baselines(), planner.on_done)
     reports = planner.reports()
     print_report(reports, time.perf_counter() - start, _cpu() - cpu0)
     planner.print_compare()
