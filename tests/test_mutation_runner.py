@@ -166,7 +166,7 @@ def _run(repo: Path, tmp: Path, mutant: Mutant, isolated: bool) -> Result:
 
     job = Job("rules", "tinymut/rules.py", RULES, mutant,
               [Step(["test_tinymut_rules.py"], 120.0)], isolated=isolated)
-    Pool([scratch]).run([job], done)
+    Pool([scratch], tmp).run([job], done)
     assert (scratch / "tinymut/rules.py").read_text(encoding="utf-8") == RULES  # restored
     return results[0]
 

@@ -3,7 +3,7 @@
 :class:`Planner` turns the chosen modules into jobs (a baseline per module,
 then its mutants once the baseline has named the tests failing already and
 given the timeout), and each result into a verdict or a follow-up run: an
-unsound swap and (unless ``--no-confirm``) a forked survivor run again
+unsound swap and (with ``--confirm``) a forked survivor run again
 isolated; ``--compare`` runs every mutant both ways.
 """
 
@@ -142,7 +142,7 @@ class Planner:
         if self.args.compare:
             fork_status, fork_secs = self.forked.pop(m.id, ("-", 0.0))
             self.compare_rows.append((m.id, fork_status, fork_secs, status, result.cpu))
-        elif (not job.isolated and result.passed and not self.args.no_confirm):
+        elif not job.isolated and result.passed and self.args.confirm:
             self.spent[m.id] = spent
             return [self._job(mod, m, True, "confirm")]
         path = ("isolated" + (f" ({job.tag})" if job.tag else "")) if job.isolated else "forked"

@@ -27,9 +27,9 @@ How it works:
 3. **Run** (:mod:`tests.mutation.workers`): forked from this process, which
    has imported the tests once; the child swaps the mutated module in
    (:mod:`tests.mutation.swap`) and runs ``pytest.main`` in process. A
-   mutant the swap cannot take faithfully, and (unless ``--no-confirm``)
-   every mutant that survives, runs again *isolated*: a fresh pytest process
-   over a copy of the tree holding the mutated file; that verdict stands.
+   mutant the swap cannot take faithfully, and (with ``--confirm``) every
+   mutant that survives, runs again *isolated*: a fresh pytest process over
+   a copy of the tree holding the mutated file; that verdict stands.
    ``--isolated`` runs every mutant that way. ``--jobs N`` runs N at once.
    Each module's unmutated source must first pass its tests (the baseline;
    tests failing already are deselected and shown). A failing test or a
@@ -86,8 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
     p.add_argument("--isolated", action="store_true",
                    help="a fresh pytest process per mutant (no fork server)")
-    p.add_argument("--no-confirm", action="store_true",
-                   help="do not re-run forked survivors isolated")
+    p.add_argument("--confirm", action="store_true",
+                   help="re-run each forked survivor isolated (its verdict stands)")
     p.add_argument("--compare", action="store_true",
                    help="run each mutant forked and isolated; report differing verdicts")
     p.add_argument("--no-coverage", action="store_true", help="select tests by TEST_MAP only")
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_up(planner.test_files())
             print(f"fork server warm: tests imported in {time.perf_counter() - t0:.1f} s",
                   flush=True)
-        Pool(scratches).run(planner.baselines(), planner.on_done)
+        Pool(scratches, Path(tmp)).run(planner.baselines(), planner.on_done)
     reports = planner.reports()
     print_report(reports, time.perf_counter() - start, _cpu() - cpu0)
     planner.print_compare()

@@ -185,9 +185,9 @@ class Pool:
     :class:`Job` objects, calls ``on_done(job, result)`` for each, which may
     return more jobs (run before the rest of the queue)."""
 
-    def __init__(self, scratches: list[Path]) -> None:
+    def __init__(self, scratches: list[Path], tmp: Path | None = None) -> None:
         self.scratches = scratches
-        self.tmp = Path(tempfile.mkdtemp(prefix="linguo-mutation-run-"))
+        self.tmp = tmp or Path(tempfile.mkdtemp(prefix="linguo-mutation-run-"))
 
     def run(self, jobs: Iterable[Job], on_done: Callable[[Job, Result], list[Job]]) -> None:
         queue = deque(jobs)
