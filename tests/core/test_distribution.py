@@ -90,6 +90,9 @@ def test_a_die_exploding_on_1_by_hand() -> None:
     # 1d6rr1e>1: the base is 2..6 and explodes; an extra 1 stops the chain, so the
     # smallest is 2 + 1; the largest is twenty-one 6s.
     assert distribution.bounds(parse("1d6rr1e>1")) == (3, 126)
+    # 1d30e<25: faces 1..24 explode. Smallest: a 1 and twenty extra 1s (the bound);
+    # largest: twenty 24s and a last 30.
+    assert distribution.bounds(parse("1d30e<25")) == (21, 24 * 20 + 30)
     # 2d4e<2 (a face below 2, i.e. 1, explodes): per die 5/2 + 1/4 x (5/2) / (3/4) = 10/3.
     assert distribution.expected_value(parse("2d4e<2")) == Fraction(20, 3)
 
