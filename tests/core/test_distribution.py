@@ -151,3 +151,11 @@ def test_a_refused_plain_expression_states_its_work(text: str, what: str, work: 
         distribution.expression_distribution(parse(text))
     assert info.value.diagnostics[0].message == (
         f"{what} is too large to compute exactly (about {work:,} steps; the limit is 1,000,000)")
+
+
+def test_work_of_a_term_whose_totals_pass_256_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 100d6mi2: the i-th die convolved into 4i+1 sums (1 for i = 0), 5 values each:
+    # 5 x (1 + 5 + ... + 397) = 99,500; the products 6^99 (256 bits) and 6^100
+    # (259 bits) of the last two count twice (5 x 393 + 5 x 397 more); the term's
+    # 401 sums into the expression, on 6^100 ways: 2 x 401.
+    _work_is("100d6mi2", 99_500 + 5 * 393 + 5 * 397 + 2 * 401, monkeypatch)
