@@ -90,6 +90,9 @@ def test_a_die_exploding_on_1_by_hand() -> None:
     # 1d6rr1e>1: the base is 2..6 and explodes; an extra 1 stops the chain, so the
     # smallest is 2 + 1; the largest is twenty-one 6s.
     assert distribution.bounds(parse("1d6rr1e>1")) == (3, 126)
+    # 1d30e<25: faces 1..24 explode. Smallest: a 1 and twenty extra 1s (the bound);
+    # largest: twenty 24s and a last 30.
+    assert distribution.bounds(parse("1d30e<25")) == (21, 24 * 20 + 30)
     # 2d4e<2 (a face below 2, i.e. 1, explodes): per die 5/2 + 1/4 x (5/2) / (3/4) = 10/3.
     assert distribution.expected_value(parse("2d4e<2")) == Fraction(20, 3)
 
@@ -148,3 +151,11 @@ def test_a_refused_plain_expression_states_its_work(text: str, what: str, work: 
         distribution.expression_distribution(parse(text))
     assert info.value.diagnostics[0].message == (
         f"{what} is too large to compute exactly (about {work:,} steps; the limit is 1,000,000)")
+
+
+def test_work_of_a_term_whose_totals_pass_256_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 100d6mi2: the i-th die convolved into 4i+1 sums (1 for i = 0), 5 values each:
+    # 5 x (1 + 5 + ... + 397) = 99,500; the products 6^99 (256 bits) and 6^100
+    # (259 bits) of the last two count twice (5 x 393 + 5 x 397 more); the term's
+    # 401 sums into the expression, on 6^100 ways: 2 x 401.
+    _work_is("100d6mi2", 99_500 + 5 * 393 + 5 * 397 + 2 * 401, monkeypatch)
