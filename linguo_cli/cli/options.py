@@ -107,21 +107,28 @@ def run_request(request: dict[str, Any], *, name: str, as_json: bool, explain: b
     than a third of a one-off ruling's start-up, is skipped."""
     from linguo_cli.core import requests
     from linguo_cli.io.document import Document, to_plain
-    from linguo_cli.io.places import relocated
 
     doc = document if document is not None else Document(name, request)
     try:
         ruleset = requests.ruleset_of(doc.data)
     except InputError as exc:
-        raise relocated(exc, doc) from None
+        raise _relocated(exc, doc) from None
     if not valid_by_options:
         ruleset.validate(doc)
     plain = with_command_line_options(to_plain(doc.data))
     try:
         result = requests.resolve_typed(plain, dice)
     except InputError as exc:
-        raise relocated(exc, doc) from None
+        raise _relocated(exc, doc) from None
     ruleset.render(result, as_json=as_json, explain=explain)
+
+
+def _relocated(exc: InputError, doc: Any) -> InputError:
+    """``exc`` with its places in ``doc`` (:func:`linguo_cli.io.places.relocated`,
+    imported only when a request fails)."""
+    from linguo_cli.io.places import relocated
+
+    return relocated(exc, doc)
 
 
 RollsOpt = Annotated[str | None, typer.Option(

@@ -12,8 +12,9 @@ module on its path. What each command may not import, and why:
   is built from options that enforce its schema; no file is read.
 - other rulesets, the conformance layer: a Linguomancy command never scans
   or loads them.
-- state code (entities, conditions: ``linguomancy.model``), exact
-  fractions, state writing and ``importlib.resources``: a check needs none.
+- state code (entities, conditions: ``linguomancy.model``), dice notation
+  (``core.dice``), exact fractions, ``random`` (scripted dice), state writing,
+  error places (``io.places``) and ``importlib.resources``: a check needs none.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ OTHER_RULESETS = ("linguo_cli.rulesets.novence_eternal", "linguo_cli.rulesets.pt
 CHECK_ONLY = (*HEAVY, *OTHER_RULESETS, "linguo_cli.conformance", "linguo_cli.api",
               "linguo_cli.rulesets.linguomancy.model", "linguo_cli.core.entity",
               "linguo_cli.core.conditions", "linguo_cli.io.write", "linguo_cli.io.schema",
-              "fractions", "importlib.resources")
+              "linguo_cli.io.places", "linguo_cli.core.dice", "fractions", "random",
+              "importlib.resources")
 
 
 def imported(*args: str) -> tuple[list[str], subprocess.CompletedProcess[str]]:

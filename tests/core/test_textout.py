@@ -182,7 +182,7 @@ def _view(result: Any, explain: bool, plain: bool, monkeypatch: Any) -> tuple[st
         return made[-1]
 
     with monkeypatch.context() as m:
-        m.setattr(render, "plain_console", tracked if plain else lambda s, f: None)
+        m.setattr(textout, "plain_console", tracked if plain else lambda s, f: None)
         buf = io.StringIO()
         render.emit(result, as_json=False, explain=explain, out=buf)
     return buf.getvalue(), sum(c._rich is not None for c in made)

@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linguo_cli.core.results import to_plain
-from linguo_cli.core.textout import PlainConsole, escape, plain_console
 
 if TYPE_CHECKING:
     from linguo_cli.rulesets.linguomancy.amounts import Amount
@@ -104,6 +103,8 @@ def text_console(stream: TextIO, *, plain: bool = True) -> Any:
     escape codes on ``stream`` (same bytes, without importing Rich), else
     Rich's console."""
     if plain:
+        from linguo_cli.core.textout import plain_console
+
         found = plain_console(stream, lambda: _rich_console(stream))
         if found is not None:
             return found
@@ -112,6 +113,8 @@ def text_console(stream: TextIO, *, plain: bool = True) -> Any:
 
 def print_line(console: Any, line: str, style: str = "") -> None:
     """Print ``line`` as written (no markup), in ``style`` on a terminal."""
+    from linguo_cli.core.textout import PlainConsole
+
     if isinstance(console, PlainConsole):
         console.print_text(line, style)
         return
@@ -122,6 +125,8 @@ def print_line(console: Any, line: str, style: str = "") -> None:
 
 def explain_lines(console: Any, steps: list[dict[str, str]], indent: str = "  ") -> None:
     """Print derivation steps as ``[RULE] text`` lines."""
+    from linguo_cli.core.textout import escape
+
     for s in steps:
         console.print(f"{indent}[cyan]\\[{escape(s['rule'])}][/cyan] {escape(s['text'])}")
 
@@ -135,6 +140,8 @@ def degree_markup(label: str) -> str:
 def _test_text(console: Any, r: TestResult) -> None:
     """Kinds check, attack, save: the roll against its target, then the
     degree (and its D5 shift) and the outcome."""
+    from linguo_cli.core.textout import escape
+
     kind = r.kind.value
     title = _KIND_TITLE.get(kind, kind)
     if r.natural is None:
@@ -165,6 +172,8 @@ def _test_text(console: Any, r: TestResult) -> None:
 
 
 def _generic_text(console: Any, r: dict[str, Any]) -> None:
+    from linguo_cli.core.textout import escape
+
     for key, value in r.items():
         if key in ("explanation", "rolls_used"):
             continue
@@ -197,6 +206,8 @@ def amount_text(r: Amount) -> str:
     """A damage or healing amount (a typed :class:`Amount`) with its parts
     (T4, T5, T7), e.g. ``2d6 [3, 5] = 8 + potential +3 x 1 = 11 (moderate,
     fire)``; dropped faces are marked ``x``."""
+    from linguo_cli.core.textout import escape
+
     if r.full_restoration or r.amount is None:
         return f"full restoration to max HP ({r.tick})"
     parts = []
@@ -230,6 +241,7 @@ def _resistance_note(rep: Change) -> str:
 
 def _hp_head(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
     """The first line(s) of a damage, heal, temp_hp or death_save result."""
+    from linguo_cli.core.textout import escape
     from linguo_cli.rulesets.linguomancy.amounts import Amount
     from linguo_cli.rulesets.linguomancy.damage import TempHpResult
 
@@ -247,6 +259,8 @@ def _hp_head(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
 def _hp_text(console: Any, r: Amount | TempHpResult | DeathSaveResult) -> None:
     """Damage, heal, temp_hp, death_save (typed results): the amount and its
     parts, then one line per entity touched (HP before -> after, events)."""
+    from linguo_cli.core.textout import escape
+
     _hp_head(console, r)
     for eid, rep in (r.entities.items() if isinstance(r.entities, Mapping) else ()):
         b, a = rep.before, rep.after
@@ -288,6 +302,7 @@ def _odds_text(console: Any, r: OddsResult) -> None:
     from rich.table import Table
 
     from linguo_cli.core.distribution import expected, fraction_text
+    from linguo_cli.core.textout import escape
 
     t = r.test
     kind = t.kind.value
@@ -351,6 +366,7 @@ def _ticks_text(console: Any, r: TicksResult) -> None:
     """Tick design: expected value and conforming ticks, then suggestions."""
     from rich.table import Table
 
+    from linguo_cli.core.textout import escape
     from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
     def titles(names: tuple[str, ...], healing: bool) -> str:
@@ -406,6 +422,8 @@ def _consequence_line(c: Consequence | OverclockResult) -> str:
 def _cast_head(console: Any, r: CastResult) -> None:
     """Who casts what, its cost and cap (F1, F3), Flux (F4), Adjectives and
     Hand points (P5, P6), the save DC (S3)."""
+    from linguo_cli.core.textout import escape
+
     sample = " (sample idiom)" if r.sample else ""
     console.print(f"[bold]{escape(r.caster)}[/bold] casts [bold]{escape(r.idiom)}"
                   f"[/bold]{sample}: cost {r.base_cost}"
@@ -431,6 +449,8 @@ def _cast_head(console: Any, r: CastResult) -> None:
 def _cast_test_line(r: CastResult, t: Mapping[str, Any]) -> str:
     """One d20 test of a cast: the die, modifiers and total, the degree and
     what it did (hit or miss; saves or fails, with the effect left)."""
+    from linguo_cli.core.textout import escape
+
     if t["natural"] is None:
         what = "no die rolled"
     else:
@@ -453,6 +473,7 @@ def _cast_text(console: Any, r: CastResult) -> None:
     """A cast (typed): head, tests, amount, check bonus, each entity's
     changes and events, the overclocking consequence, notes."""
     from linguo_cli.core.results import OMIT
+    from linguo_cli.core.textout import escape
 
     _cast_head(console, r)
     for t in r.tests:
@@ -476,6 +497,8 @@ def _cast_text(console: Any, r: CastResult) -> None:
 
 
 def _overclock_text(console: Any, r: OverclockResult) -> None:
+    from linguo_cli.core.textout import escape
+
     console.print(f"cost {r.cost} with {r.flux_before} Flux: "
                   + (f"{r.missing} missing" if r.overclocked else "no overclocking needed"))
     if r.overclocked and r.row is not None:
@@ -488,6 +511,8 @@ def _overclock_text(console: Any, r: OverclockResult) -> None:
 def _rest_text(console: Any, r: RestResult) -> None:
     """Rest (H9): its length, then one line per resting entity (what changed,
     events) and one per entity skipped with its reason."""
+    from linguo_cli.core.textout import escape
+
     reasons = {"dead": "dead", "dying": "Dying", "stable": "Stable at 0 HP"}
     console.print(f"{'Long' if r.long else 'Short'} rest: {len(r.resting)} resting"
                   + (f", {len(r.skipped)} skipped" if r.skipped else ""))
@@ -511,6 +536,7 @@ def _rest_text(console: Any, r: RestResult) -> None:
 
 def _dice_text(console: Any, r: DiceResult) -> None:
     """Kind ``dice``: total, faces with their marks, exact odds."""
+    from linguo_cli.core.textout import escape
     from linguo_cli.rulesets.linguomancy.dice_request import face_text
 
     console.print(f"[bold]{escape(r.expression)}[/bold] = [bold]{r.total}[/bold]"
