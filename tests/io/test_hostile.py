@@ -11,10 +11,11 @@ that hangs. Memory is the child's peak resident set (``ru_maxrss``).
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -51,35 +52,51 @@ class Outcome:
     maxrss_mb: float
 
 
-def _limit() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_AS, (SAFETY_AS_LIMIT, SAFETY_AS_LIMIT))
+#: Run by a small launcher interpreter: it forks the linguo child, caps its
+#: address space, reaps it with ``wait4`` and writes its exit code, CPU time
+#: and peak resident set. A child forked straight from pytest would report
+#: pytest's own resident set as its peak (``ru_maxrss`` keeps the high-water
+#: mark of the memory a process started from, which after a long test run is
+#: already beyond the budget); forked from the launcher it starts small.
+LAUNCHER = """
+import json, os, resource, sys
+limit, report, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.execv(sys.executable, [sys.executable, "-m", "linguo_cli", *args])
+_, status, usage = os.wait4(pid, 0)
+with open(report, "w") as fh:
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
+               usage.ru_maxrss], fh)
+"""
 
 
 def run_linguo(args: list[str], tmp: Path, stdin: Path | None = None) -> Outcome:
-    """Run ``python -m linguo_cli ARGS``; outputs go to files (no pipe to
-    drain), the child is reaped with ``wait4`` for its own resource usage."""
+    """Run ``python -m linguo_cli ARGS`` (through :data:`LAUNCHER`); outputs
+    go to files (no pipe to drain), the child's own resource usage comes from
+    its ``wait4``; a run past :data:`HANG_GUARD` is killed with its group."""
     out, err = tmp / "stdout.txt", tmp / "stderr.txt"
+    report = tmp.parent / f"{tmp.name}.usage.json"  # outside tmp: its listing is checked
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
     with open(out, "wb") as fo, open(err, "wb") as fe, \
             open(stdin if stdin else os.devnull, "rb") as fi:
         start = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "linguo_cli", *args], stdin=fi,
-                                stdout=fo, stderr=fe, env=env, preexec_fn=_limit)
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - start > HANG_GUARD:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                pytest.fail(f"linguo {' '.join(args)[:200]} hung for {HANG_GUARD:g} s")
-            time.sleep(0.005)
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(SAFETY_AS_LIMIT),
+                                 str(report), *args], stdin=fi, stdout=fo, stderr=fe,
+                                env=env, start_new_session=True)
+        try:
+            proc.wait(timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            pytest.fail(f"linguo {' '.join(args)[:200]} hung for {HANG_GUARD:g} s")
         wall = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return Outcome(proc.returncode, out.read_text("utf-8", "replace"),
-                   err.read_text("utf-8", "replace"), wall,
-                   usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    assert proc.returncode == 0, f"the launcher failed: {err.read_text('utf-8', 'replace')}"
+    code, cpu, maxrss_kb = json.loads(report.read_text(encoding="utf-8"))
+    report.unlink()
+    return Outcome(code, out.read_text("utf-8", "replace"),
+                   err.read_text("utf-8", "replace"), wall, cpu, maxrss_kb / 1024)
 
 
 @pytest.fixture(scope="module")
