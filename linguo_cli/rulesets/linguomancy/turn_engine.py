@@ -208,14 +208,6 @@ class TurnEngine:
             return []
         return [self.maintained_cost(m, e.id) for m in e.maintained]
 
-    def lookup_idiom(self, name: str, where: str) -> idioms_.Idiom:
-        """The catalog's idiom called ``name``; :class:`InputError` if unknown."""
-        found = self.idioms.get(name)
-        if found is None:
-            raise InputError(Diagnostic("request", where, f"unknown idiom {name!r}: not in the "
-                                                          f"idiom catalog ({self.idioms.name})"))
-        return found
-
     def effects(self, e: Entity) -> conditions_.Effects:
         """The enforced effects of ``e``'s conditions (C2, the catalog in use)."""
         return self.catalog.effects_for(e)
