@@ -322,6 +322,27 @@ def test_clamps_after_a_selector_are_refused() -> None:
     assert parse("4d6mi2ma5kh3").text() == "4d6mi2ma5kh3"
 
 
+def test_an_explosion_comes_once_and_before_the_clamps() -> None:
+    """The modifier order (README "Dice notation": ro/rr/ra, e, mi/ma,
+    keep/drop), explosions: a second ``e`` and an ``e`` after a clamp are
+    refused at the column of that ``e``; ``e`` after a reroll is read."""
+    message = _refused_with("2d6e6e5", "an explosion (e) must come before")
+    assert "column 6" in message
+    message = _refused_with("2d6mi2e6", "an explosion (e) must come before")
+    assert "column 7" in message
+    assert parse("2d6ro1e6").text() == "2d6ro1e6"
+
+
+def test_bounds_of_a_subtraction_inside_a_tree() -> None:
+    """Minimum and maximum of ``A - B`` where ``B`` is a die (a tree: the
+    product makes it one): 2*1d6 runs 2..12 and 1d4 runs 1..4, so the
+    difference runs 2 - 4 = -2 .. 12 - 1 = 11."""
+    expr = parse("2*1d6-1d4")
+    assert (expr.minimum(), expr.maximum()) == (-2, 11)
+    dist = expression_distribution(expr)
+    assert (min(dist), max(dist)) == (-2, 11)
+
+
 def test_reroll_once_of_a_d1_is_accepted() -> None:
     # ro rerolls once only, so even a face every roll matches stops (unlike rr).
     expr = parse("1d1ro1")

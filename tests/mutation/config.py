@@ -94,6 +94,7 @@ TEST_MAP: dict[str, list[str]] = {
         "tests/linguomancy/test_mutants_limits.py",
     ],
     "distribution": ["tests/core/test_distribution.py", "tests/core/test_dice_notation_exact.py",
+                     "tests/core/test_mutants_notation.py",
                      "tests/linguomancy/test_mutants_limits.py", "tests/linguomancy/test_odds.py"],
     "derivation": ["tests/core/test_results.py", "tests/linguomancy/test_rule_steps.py"],
     "core_conditions": ["tests/core/test_conditions.py", "tests/linguomancy/test_conditions.py"],
