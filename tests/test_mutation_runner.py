@@ -155,6 +155,41 @@ def test_swap_refuses_changed_enum_members(tiny: Path) -> None:
         _swap(_find(RULES, "RED = 1", "1->2"))
 
 
+SLOTS = textwrap.dedent('''\
+    from dataclasses import dataclass, field
+
+
+    @dataclass(frozen=True, slots=True)
+    class Shelf:
+        name: str
+        memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+        def label(self) -> str:
+            return super().__repr__()
+    ''')
+
+
+def test_swap_reaches_generated_methods_a_wrapper_closes_over(tiny: Path) -> None:
+    # A slots dataclass's __repr__ is reprlib's wrapper around the generated
+    # function: the swap must reach the function the wrapper closes over
+    # (a forked run once let a field's repr=False->True survive unnoticed),
+    # and leave the class cells of the generated methods (super()) alone.
+    (tiny / "tinymut" / "shelf.py").write_text(SLOTS, encoding="utf-8")
+    import tinymut.shelf as shelf
+
+    kept = shelf.Shelf
+    item = kept("a")
+    assert repr(item) == "Shelf(name='a')"
+    mutant = next(m for m in mutants_of("shelf", SLOTS) if m.op == "False->True"
+                  and SLOTS.splitlines()[m.line - 1][m.col:].startswith("False, compare"))
+    swap_in("tinymut.shelf", ast.parse(SLOTS), ast.parse(mutated_source(SLOTS, mutant)),
+            "tinymut/shelf.py")
+    assert shelf.Shelf is kept
+    assert repr(item) == "Shelf(name='a', memo={})"
+    with pytest.raises(AttributeError):
+        item.name = "b"  # type: ignore[misc]  # still frozen
+
+
 def _run(repo: Path, tmp: Path, mutant: Mutant, isolated: bool) -> Result:
     scratch = tmp / ("iso" if isolated else "fork")
     shutil.copytree(repo, scratch)

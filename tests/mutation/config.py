@@ -81,6 +81,7 @@ TEST_MAP: dict[str, list[str]] = {
     ],
     "conditions": [
         "tests/linguomancy/test_conditions.py",
+        "tests/linguomancy/test_mutants_conditions.py",
         "tests/linguomancy/test_mutants_turn.py",
         "tests/linguomancy/test_turn.py",
         "tests/conformance/test_golden.py",

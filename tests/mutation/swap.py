@@ -7,8 +7,9 @@ x import f``, handler tables, decorators' registries) and given the mutant's
 behaviour in place:
 
 * a function gets the new ``__code__``, ``__defaults__`` and
-  ``__kwdefaults__`` (a ``functools`` wrapper: its ``__wrapped__`` function,
-  and its cache is cleared); a method, static/class method or property of a
+  ``__kwdefaults__``, and what its closure cells hold (a function a wrapper
+  closes over is swapped in turn); a ``functools`` wrapper: its
+  ``__wrapped__`` function, and its cache is cleared; a method, static/class method or property of a
   class likewise; a class attribute whose value changed is set again;
 * a plain value (a constant, a table) takes the new value in the module and
   in every loaded module that imported it under the same name;
@@ -108,6 +109,7 @@ class _Swapper:
             old.__code__ = new.__code__
             old.__defaults__ = self.translate(new.__defaults__)
             old.__kwdefaults__ = self.translate(new.__kwdefaults__)
+            self.swap_closure(old, new, where)
         elif isinstance(old, type) and isinstance(new, type):
             self.swap_class(old, new, where)
         elif isinstance(old, (staticmethod, classmethod)) and type(old) is type(new):
@@ -125,6 +127,31 @@ class _Swapper:
                 old.cache_clear()
         else:
             raise Unsound(f"{where}: cannot swap {type(old).__name__} for {type(new).__name__}")
+
+    def swap_closure(self, old: types.FunctionType, new: types.FunctionType, where: str) -> None:
+        """The cells of ``old``'s closure take what ``new``'s hold: a function
+        a wrapper closes over (``reprlib.recursive_repr`` around a dataclass's
+        generated ``__repr__``, a decorator's inner function) is swapped in
+        turn, another value is set again where it differs."""
+        for i, (a, b) in enumerate(zip(old.__closure__ or (), new.__closure__ or (), strict=True)):
+            try:
+                held, fresh = a.cell_contents, b.cell_contents
+            except ValueError as exc:  # an empty cell
+                raise Unsound(f"{where}: an empty closure cell") from exc
+            after = self.translate(fresh)
+            if after is held:
+                continue  # the same object, or the kept class (``__class__``)
+            if isinstance(held, types.FunctionType) and isinstance(fresh, types.FunctionType):
+                self.swap(held, fresh, f"{where}.<closure {i}>")
+            elif isinstance(held, type) and isinstance(fresh, type):
+                # a class a generated method closes over (a slots dataclass's
+                # class before its slots were added): the kept one stays
+                if held.__qualname__ != fresh.__qualname__:
+                    raise Unsound(f"{where}: a closure holds another class")
+            elif isinstance(held, type) or isinstance(fresh, type):
+                raise Unsound(f"{where}: a closure holds a class and a value")
+            elif not _equal(held, after):
+                a.cell_contents = after
 
     def swap_class(self, old: type, new: type, where: str) -> None:
         if issubclass(old, enum.Enum):
