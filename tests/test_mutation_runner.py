@@ -187,7 +187,7 @@ def test_swap_reaches_generated_methods_a_wrapper_closes_over(tiny: Path) -> Non
     assert shelf.Shelf is kept
     assert repr(item) == "Shelf(name='a', memo={})"
     with pytest.raises(AttributeError):
-        item.name = "b"  # type: ignore[misc]  # still frozen
+        item.name = "b"  # still frozen
 
 
 def _run(repo: Path, tmp: Path, mutant: Mutant, isolated: bool) -> Result:
