@@ -364,3 +364,28 @@ def test_cap_applies_only_to_an_upcast() -> None:
     assert (r["cap_applies"], r["flux_spent"], r["flux_after"]) == (True, 1, 9)
     r = cast([smith_caster()], "Smith")
     assert (r["cap_applies"], r["flux_spent"], r["flux_after"]) == (False, 0, 10)
+
+
+# ---------------------------------------------------------------------------
+# A cast's record of each target's attack (A1, D1) and the P6 note
+
+
+def test_a_cast_records_whether_each_attack_hit() -> None:
+    # A1/D1: Hurl - Fire attacks with Potential (+2) against AC 12. Natural
+    # 15: 15 + 2 = 17, margin +5: Success, a hit. Natural 2: 2 + 2 = 4,
+    # margin -8: Failure, a miss (no damage dice rolled).
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[15, 3, 3], targets=["gob"])
+    assert r["entities"]["gob"]["test"] == {"kind": "attack", "hit": True, "degree": "success"}
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[2], targets=["gob"])
+    assert r["entities"]["gob"]["test"] == {"kind": "attack", "hit": False, "degree": "failure"}
+
+
+def test_the_p6_not_maintained_note_is_only_for_a_maintainable_idiom() -> None:
+    # P6: Hurl - Fire is not maintainable: no P6 step at all. Shape - Fire is
+    # maintainable; with 1 Hand point it costs the only one, so it is not
+    # maintained, and the explanation says why.
+    r = cast([ayla(), gob()], "Hurl - Fire", rolls=[2], targets=["gob"])
+    assert [s for s in r["explanation"] if s["rule"] == "P6"] == []
+    r = cast([ayla(hand_points=1)], "Shape - Fire")
+    assert texts(r)[-1] == ("Shape - Fire is not maintained: maintaining Shape - Fire needs 1 "
+                            "free Hand point(s) after the cast's own 1; ayla has 0")

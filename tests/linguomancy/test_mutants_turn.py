@@ -688,3 +688,13 @@ def test_conditions_with_rules_but_no_effect_are_not_called_unenforced() -> None
                                           {"name": "Unconscious", "source": "dying"}])
     r = play([dying], [{"entity": "cole", "steps": []}], rolls=[12])
     assert not any("no enforced effect" in t for t in texts(r))
+
+
+def test_decimal_metres_are_read_as_written_not_as_binary_floats() -> None:
+    # P2: 14.9 m then 0.1 m walked of 15 m is exactly 15 m: legal, 0 left.
+    # (Read as binary floats, 14.9 + 0.1 would exceed 15 by a hair.)
+    r = play([ent()], [{"entity": "ayla", "steps": [{"kind": "move", "metres": 14.9},
+                                                    {"kind": "move", "metres": 0.1}]}])
+    first, second = steps_of(r)
+    assert (first["cost"], first["remaining"]["movement"]) == ("149/10", "1/10")
+    assert (second["cost"], second["remaining"]["movement"]) == ("1/10", 0)
