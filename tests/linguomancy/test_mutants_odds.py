@@ -135,3 +135,74 @@ def test_damage_odds_need_an_attack() -> None:
         odds({"kind": "check", "dc": 10}, {"dice": "1d8", "tick": "low"})
     d = info.value.diagnostics[0]
     assert (d.field, d.message) == ("damage", "damage odds need an attack test, not a check")
+
+
+# ---------------------------------------------------------------------------
+# After the full run of 2026-12-02: A3's certain hit, T4's multiplier, the
+# public API's defaults and the degree mapping's equality
+
+
+def test_an_attack_on_no_ac_succeeds_and_hits_with_probability_one() -> None:
+    # A3: no AC: the attack hits automatically, probability 1; no critical
+    # hit, no critical miss; success (the degree) is certain as well.
+    r = odds({"kind": "attack", "ac": None})
+    one = {"probability": "1", "percent": "100.00"}
+    zero = {"probability": "0", "percent": "0.00"}
+    assert (r["success"], r["hit"]) == (one, one)
+    assert (r["critical_hit"], r["critical_miss"]) == (zero, zero)
+
+
+def test_the_potential_multiplier_of_a_strong_tick_is_two() -> None:
+    # T1/T4: 4d6 has expected value 14: Strong (12-16), Potential x 2.
+    # Potential +3 -> +6 flat: expected on a hit 14 + 6 = 20; on a critical
+    # hit the dice double (8d6, expected 28) and the flat part does not: 34.
+    r = odds(ATTACK, {"dice": "4d6", "tick": "strong", "potential": 3})
+    dmg = r["damage"]
+    assert (dmg["multiplier"], dmg["potential"]) == (2, 3)
+    assert (dmg["expected_on_hit"], dmg["expected_on_critical_hit"]) == ("20", "34")
+
+
+def test_a_check_has_no_normal_hit() -> None:
+    # TestOdds.normal_hit: P(hit and not a critical hit), 0 for a check.
+    from linguo_cli.rulesets.linguomancy.odds import odds_for_test
+    from linguo_cli.rulesets.linguomancy.requests import build_test
+
+    assert odds_for_test(build_test({"kind": "check", "dc": 10})).normal_hit == 0
+
+
+def test_damage_odds_list_the_distribution_only_when_asked() -> None:
+    # damage_odds' show_distribution defaults to False: the damage part has
+    # no per-amount list unless asked for (as the request's distribution).
+    from linguo_cli.core.dice import parse
+    from linguo_cli.rulesets.linguomancy.odds import damage_odds, odds_for_test
+    from linguo_cli.rulesets.linguomancy.requests import build_test
+    from linguo_cli.rulesets.linguomancy.ticks import get_tick
+
+    test = odds_for_test(build_test({"kind": "attack", "ac": None}))
+    plain = damage_odds(parse("1d4"), tick=get_tick("tiny"), test=test)
+    assert "distribution" not in plain.as_dict()
+    shown = damage_odds(parse("1d4"), tick=get_tick("tiny"), test=test, show_distribution=True)
+    # a certain hit, never a critical: 1d4, each amount 1/4
+    assert [d["probability"] for d in shown.as_dict()["distribution"]] == ["1/4"] * 4
+
+
+def test_the_degree_chances_compare_like_the_mapping_they_show() -> None:
+    # DC 11 with +0 on one d20, margin = natural - 11 (D4, D5): natural 1
+    # (-10) critical failure; 2-7 (-9..-4) failure, 6/20; 8-9 partial
+    # failure; 10 (-1) partial success; 11-19 (0..8) success, 9/20; 20
+    # (margin 9, success) moves up to critical success.
+    from fractions import Fraction
+
+    from linguo_cli.rulesets.linguomancy.odds import Chance, OddsResult, odds_for_test
+    from linguo_cli.rulesets.linguomancy.requests import build_test
+
+    result = OddsResult.of(odds_for_test(build_test({"kind": "check", "dc": 11})))
+    degrees = result.degrees
+    as_dict = {label: degrees[label] for label in degrees}
+    assert degrees == as_dict and as_dict == degrees
+    assert degrees["success"] == Chance(Fraction(9, 20))
+    assert degrees["failure"] == Chance(Fraction(3, 10))
+    assert degrees["partial_failure"] == Chance(Fraction(1, 10))
+    changed = {**as_dict, "success": Chance(Fraction(1, 2))}
+    assert degrees != changed
+    assert degrees != 5

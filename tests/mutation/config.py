@@ -133,8 +133,9 @@ TEST_MAP: dict[str, list[str]] = {
     "abilities": [f"{_L}test_model.py", f"{_L}test_rev2_cast.py", f"{_L}test_turn.py"],
     "requests": [f"{_L}test_mutants_casting.py", f"{_L}test_requests.py",
                  f"{_L}test_cli_options_valid.py"],
-    "model": [f"{_L}test_model.py", f"{_L}test_requests.py"],
-    "d20_model": [f"{_L}test_model.py", f"{_L}test_requests.py", f"{_L}test_checks.py"],
+    "model": [f"{_L}test_model.py", f"{_L}test_mutants_model.py", f"{_L}test_requests.py"],
+    "d20_model": [f"{_L}test_model.py", f"{_L}test_mutants_model.py", f"{_L}test_requests.py",
+                  f"{_L}test_checks.py"],
 }
 
 #: The default test set of the per-test coverage map: the tests of the core,
