@@ -213,3 +213,12 @@ def test_a_known_mutant_is_killed_and_a_known_one_survives(
     survivor = _find(RULES, "if x > LIMIT:", "Gt->GtE")  # clamp(10) is 10 either way
     assert not _run(tiny, tmp_path / "k", killed, isolated).passed
     assert _run(tiny, tmp_path / "s", survivor, isolated).passed
+
+
+def test_the_default_timeout_is_twice_the_baseline_and_half_a_minute() -> None:
+    # A mutant runs a subset of its module's baseline tests: twice the
+    # baseline plus 30 s, never the 10 x that let a looping mutant run 11 min.
+    from tests.mutation.plan import default_timeout
+
+    assert default_timeout(0.0) == 30
+    assert default_timeout(63.0) == 156

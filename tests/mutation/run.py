@@ -33,7 +33,7 @@ How it works:
    ``--isolated`` runs every mutant that way. ``--jobs N`` runs N at once.
    Each module's unmutated source must first pass its tests (the baseline;
    tests failing already are deselected and shown). A failing test or a
-   timeout (``--timeout``, default 10 x the baseline + 30 s) kills the
+   timeout (``--timeout``, default 2 x the baseline + 30 s) kills the
    mutant.
 4. **Report** (:mod:`tests.mutation.report`): per module mutants,
    equivalent (``tests/mutation/equivalent.txt``, both id forms, see
