@@ -343,6 +343,16 @@ def test_bounds_of_a_subtraction_inside_a_tree() -> None:
     assert (min(dist), max(dist)) == (-2, 11)
 
 
+def test_bounds_of_an_addition_inside_a_tree() -> None:
+    """Minimum and maximum of ``A + B`` where ``A`` is a product (a tree):
+    2*1d6 runs 2..12 and 1d4 runs 1..4, so the sum runs 2 + 1 = 3 ..
+    12 + 4 = 16."""
+    expr = parse("2*1d6+1d4")
+    assert (expr.minimum(), expr.maximum()) == (3, 16)
+    dist = expression_distribution(expr)
+    assert (min(dist), max(dist)) == (3, 16)
+
+
 def test_reroll_once_of_a_d1_is_accepted() -> None:
     # ro rerolls once only, so even a face every roll matches stops (unlike rr).
     expr = parse("1d1ro1")
