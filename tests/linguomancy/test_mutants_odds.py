@@ -6,14 +6,19 @@ test's comment.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from linguo_cli.core import requests
+from linguo_cli.core.dice import parse
 from linguo_cli.core.errors import InputError
 from linguo_cli.io.document import Document
+from linguo_cli.rulesets.linguomancy.odds import Chance, OddsResult, damage_odds, odds_for_test
+from linguo_cli.rulesets.linguomancy.requests import build_test
 from linguo_cli.rulesets.linguomancy.state import SCHEMAS
+from linguo_cli.rulesets.linguomancy.ticks import get_tick
 
 
 def odds(test: dict[str, Any], damage: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -164,20 +169,12 @@ def test_the_potential_multiplier_of_a_strong_tick_is_two() -> None:
 
 def test_a_check_has_no_normal_hit() -> None:
     # TestOdds.normal_hit: P(hit and not a critical hit), 0 for a check.
-    from linguo_cli.rulesets.linguomancy.odds import odds_for_test
-    from linguo_cli.rulesets.linguomancy.requests import build_test
-
     assert odds_for_test(build_test({"kind": "check", "dc": 10})).normal_hit == 0
 
 
 def test_damage_odds_list_the_distribution_only_when_asked() -> None:
     # damage_odds' show_distribution defaults to False: the damage part has
     # no per-amount list unless asked for (as the request's distribution).
-    from linguo_cli.core.dice import parse
-    from linguo_cli.rulesets.linguomancy.odds import damage_odds, odds_for_test
-    from linguo_cli.rulesets.linguomancy.requests import build_test
-    from linguo_cli.rulesets.linguomancy.ticks import get_tick
-
     test = odds_for_test(build_test({"kind": "attack", "ac": None}))
     plain = damage_odds(parse("1d4"), tick=get_tick("tiny"), test=test)
     assert "distribution" not in plain.as_dict()
@@ -191,11 +188,6 @@ def test_the_degree_chances_compare_like_the_mapping_they_show() -> None:
     # (-10) critical failure; 2-7 (-9..-4) failure, 6/20; 8-9 partial
     # failure; 10 (-1) partial success; 11-19 (0..8) success, 9/20; 20
     # (margin 9, success) moves up to critical success.
-    from fractions import Fraction
-
-    from linguo_cli.rulesets.linguomancy.odds import Chance, OddsResult, odds_for_test
-    from linguo_cli.rulesets.linguomancy.requests import build_test
-
     result = OddsResult.of(odds_for_test(build_test({"kind": "check", "dc": 11})))
     degrees = result.degrees
     as_dict = {label: degrees[label] for label in degrees}

@@ -9,8 +9,9 @@ behaviour in place:
 * a function gets the new ``__code__``, ``__defaults__`` and
   ``__kwdefaults__``, and what its closure cells hold (a function a wrapper
   closes over is swapped in turn); a ``functools`` wrapper: its
-  ``__wrapped__`` function, and its cache is cleared; a method, static/class method or property of a
-  class likewise; a class attribute whose value changed is set again;
+  ``__wrapped__`` function, and its cache is cleared; a method,
+  static/class method or property of a class likewise; a class attribute
+  whose value changed is set again;
 * a plain value (a constant, a table) takes the new value in the module and
   in every loaded module that imported it under the same name;
 * instances of the module's classes built by the module's own code (a
